@@ -1,0 +1,162 @@
+//! Builds the service from a Config and runs it until a shutdown signal.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use thiserror::Error;
+use tokio::net::TcpListener;
+use tokio::sync::Notify;
+
+use crate::config::Config;
+use crate::http::{self, AppState};
+use crate::store::{Store, StoreError};
+use crate::tables::cache::PigTables;
+
+#[derive(Debug, Error)]
+pub enum StartupError {
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir { path: String, source: std::io::Error },
+    #[error("cannot listen on {addr}: {source}")]
+    Bind { addr: SocketAddr, source: std::io::Error },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("server error: {0}")]
+    Serve(std::io::Error),
+}
+
+/// The state and router, before anything is loaded or bound.
+pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
+    std::fs::create_dir_all(&config.data_dir).map_err(|source| StartupError::DataDir {
+        path: config.data_dir.display().to_string(),
+        source,
+    })?;
+    let _ = crate::telemetry::prometheus();
+    let store = Store::connect_lazy(&config.database_url())?;
+    let tables = Arc::new(PigTables::new(
+        config.data_dir.clone(),
+        config.pig_cache_mib.saturating_mul(1 << 20),
+    ));
+    let state = AppState::new(config, tables, store);
+    let router = http::router(state.clone());
+    Ok((state, router))
+}
+
+/// Loads the tables and prepares the database in the background, so the
+/// server answers /healthz (and /readyz with 503) at once.
+pub fn start_background_work(state: &AppState) {
+    let tables = Arc::clone(&state.pig_tables);
+    tokio::spawn(async move {
+        if let Err(error) = tables.load_defaults().await {
+            tracing::error!(%error, "loading the Pig tables failed");
+        }
+    });
+    let store = state.store.clone();
+    tokio::spawn(async move { store.migrate_until_ready().await });
+}
+
+/// A server running in this process (tests and `serve` use it).
+pub struct RunningServer {
+    pub addr: SocketAddr,
+    pub state: AppState,
+    shutdown: Arc<Notify>,
+    task: tokio::task::JoinHandle<Result<(), StartupError>>,
+}
+
+impl RunningServer {
+    /// Starts draining, lets requests in flight finish, and waits.
+    pub async fn shutdown(self) -> Result<(), StartupError> {
+        self.shutdown.notify_one();
+        self.task
+            .await
+            .map_err(|e| StartupError::Serve(std::io::Error::other(e)))?
+    }
+}
+
+pub async fn spawn(config: Config) -> Result<RunningServer, StartupError> {
+    let addr = config.bind;
+    let grace = Duration::from_secs(config.shutdown_grace_secs);
+    let (state, router) = build(config)?;
+    let listener = TcpListener::bind(addr)
+        .await
+        .map_err(|source| StartupError::Bind { addr, source })?;
+    let addr = listener
+        .local_addr()
+        .map_err(|source| StartupError::Bind { addr, source })?;
+    start_background_work(&state);
+    let shutdown = Arc::new(Notify::new());
+    let task = tokio::spawn(serve_until_shutdown(
+        listener,
+        router,
+        state.clone(),
+        Arc::clone(&shutdown),
+        grace,
+    ));
+    Ok(RunningServer {
+        addr,
+        state,
+        shutdown,
+        task,
+    })
+}
+
+async fn serve_until_shutdown(
+    listener: TcpListener,
+    router: Router,
+    state: AppState,
+    shutdown: Arc<Notify>,
+    grace: Duration,
+) -> Result<(), StartupError> {
+    let drain_started = Arc::new(Notify::new());
+    let signal = {
+        let state = state.clone();
+        let drain_started = Arc::clone(&drain_started);
+        async move {
+            shutdown.notified().await;
+            state.start_draining();
+            tracing::info!("draining: finishing requests in flight");
+            drain_started.notify_one();
+        }
+    };
+    let server = axum::serve(listener, router).with_graceful_shutdown(signal);
+    let outcome = tokio::select! {
+        result = server => result.map_err(StartupError::Serve),
+        _ = async { drain_started.notified().await; tokio::time::sleep(grace).await } => {
+            tracing::warn!(grace_secs = grace.as_secs(), "grace period over; closing with requests still in flight");
+            Ok(())
+        }
+    };
+    state.store.close().await;
+    outcome
+}
+
+/// `kibitz serve`: runs until SIGINT or SIGTERM.
+pub async fn run(config: Config) -> Result<(), StartupError> {
+    let server = spawn(config).await?;
+    tracing::info!(addr = %server.addr, "kibitz listening");
+    wait_for_signal().await;
+    server.shutdown().await?;
+    tracing::info!("stopped");
+    Ok(())
+}
+
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! { _ = ctrl_c => {}, _ = term => {} }
+}

@@ -1,0 +1,113 @@
+//! Configuration: every option is a flag and a `KIBITZ_*` environment
+//! variable, with defaults that make `cargo run --release` just work.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "kibitz",
+    version,
+    about = "Best moves and evaluations for five games, over HTTP"
+)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// With no subcommand, kibitz serves.
+    #[command(flatten)]
+    pub serve: Config,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service (the default).
+    Serve(Config),
+    /// Solve a game offline and write the result.
+    #[command(subcommand)]
+    Solve(SolveCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SolveCommand {
+    /// Write a Pig win-probability table file.
+    Pig {
+        #[arg(long, default_value_t = 100)]
+        goal: i64,
+        #[arg(long, default_value_t = 6)]
+        die_sides: i64,
+        #[arg(long, default_value = "standard")]
+        variant: String,
+        /// The file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct Config {
+    /// Address to listen on (port 0 picks a free port).
+    #[arg(long, env = "KIBITZ_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// Where tables and the default SQLite database live.
+    #[arg(long, env = "KIBITZ_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// sqlite://... or postgres://...; default: SQLite file kibitz.db in the data dir.
+    #[arg(long, env = "KIBITZ_DATABASE_URL")]
+    pub database_url: Option<String>,
+    /// Largest request body accepted, in bytes.
+    #[arg(long, env = "KIBITZ_BODY_LIMIT_BYTES", default_value_t = 64 * 1024)]
+    pub body_limit_bytes: usize,
+    /// Search budget when a request gives no max_ms.
+    #[arg(long, env = "KIBITZ_DEFAULT_MAX_MS", default_value_t = 1000)]
+    pub default_max_ms: u64,
+    /// The largest max_ms a request may ask for; larger values are capped.
+    #[arg(long, env = "KIBITZ_MAX_MS_CAP", default_value_t = 10_000)]
+    pub max_ms_cap: u64,
+    /// Hard limit on any request, in milliseconds (answers 503 past it).
+    #[arg(long, env = "KIBITZ_REQUEST_TIMEOUT_MS", default_value_t = 15_000)]
+    pub request_timeout_ms: u64,
+    /// Origins allowed by CORS, comma-separated; "*" allows any (no credentials).
+    #[arg(long, env = "KIBITZ_CORS_ORIGINS", default_value = "*", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
+    /// Largest Pig goal served (tables grow as goal^3).
+    #[arg(long, env = "KIBITZ_PIG_MAX_GOAL", default_value_t = 200)]
+    pub pig_max_goal: u32,
+    /// Memory for Pig tables beyond the two defaults, in MiB.
+    #[arg(long, env = "KIBITZ_PIG_CACHE_MIB", default_value_t = 256)]
+    pub pig_cache_mib: usize,
+    /// Entries in each game's shared search memo.
+    #[arg(long, env = "KIBITZ_MEMO_CAPACITY", default_value_t = 2_000_000)]
+    pub memo_capacity: usize,
+    /// Seconds that requests in flight get to finish after SIGTERM/SIGINT.
+    #[arg(long, env = "KIBITZ_SHUTDOWN_GRACE_SECS", default_value_t = 30)]
+    pub shutdown_grace_secs: u64,
+    /// Log filter (tracing EnvFilter syntax).
+    #[arg(long, env = "KIBITZ_LOG", default_value = "info")]
+    pub log: String,
+}
+
+impl Config {
+    /// The defaults, ignoring the environment (tests build on this).
+    pub fn defaults() -> Self {
+        let mut cli = Cli::parse_from(["kibitz", "--bind", "127.0.0.1:8080"]);
+        // parse_from still reads KIBITZ_* variables; reset what a test
+        // environment might have set.
+        cli.serve.database_url = None;
+        cli.serve.data_dir = PathBuf::from("./data");
+        cli.serve
+    }
+
+    pub fn database_url(&self) -> String {
+        self.database_url
+            .clone()
+            .unwrap_or_else(|| format!("sqlite://{}?mode=rwc", self.data_dir.join("kibitz.db").display()))
+    }
+
+    /// A request's search budget, defaulted and capped.
+    pub fn search_budget_ms(&self, requested: Option<u64>) -> u64 {
+        requested.unwrap_or(self.default_max_ms).min(self.max_ms_cap)
+    }
+}

@@ -1,0 +1,127 @@
+//! Every error the API sends: RFC 9457 problem details, mapped in one place.
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use crate::games::pig::PigError;
+use crate::store::StoreError;
+use crate::tables::cache::TableWorkerError;
+
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    status: StatusCode,
+    detail: String,
+    retry_after_secs: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct ProblemBody<'a> {
+    #[serde(rename = "type")]
+    kind: String,
+    title: &'a str,
+    status: u16,
+    detail: &'a str,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, detail: impl Into<String>) -> Self {
+        Self {
+            status,
+            detail: detail.into(),
+            retry_after_secs: None,
+        }
+    }
+
+    pub fn bad_request(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, detail)
+    }
+
+    pub fn unprocessable(detail: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNPROCESSABLE_ENTITY, detail)
+    }
+
+    pub fn unavailable(detail: impl Into<String>, retry_after_secs: u64) -> Self {
+        Self {
+            retry_after_secs: Some(retry_after_secs),
+            ..Self::new(StatusCode::SERVICE_UNAVAILABLE, detail)
+        }
+    }
+
+    /// A 500 whose cause goes to the log, never to the client.
+    pub fn internal(cause: &dyn std::fmt::Display) -> Self {
+        tracing::error!(%cause, "internal error");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the server failed to answer; the cause is logged",
+        )
+    }
+
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    pub fn detail(&self) -> &str {
+        &self.detail
+    }
+
+    /// A stable slug per status, used as the problem `type`.
+    fn slug(&self) -> &'static str {
+        match self.status {
+            StatusCode::BAD_REQUEST => "malformed-request",
+            StatusCode::UNAUTHORIZED => "unauthorized",
+            StatusCode::FORBIDDEN => "forbidden",
+            StatusCode::NOT_FOUND => "not-found",
+            StatusCode::METHOD_NOT_ALLOWED => "method-not-allowed",
+            StatusCode::REQUEST_TIMEOUT => "timeout",
+            StatusCode::CONFLICT => "conflict",
+            StatusCode::PAYLOAD_TOO_LARGE => "payload-too-large",
+            StatusCode::UNSUPPORTED_MEDIA_TYPE => "unsupported-media-type",
+            StatusCode::UNPROCESSABLE_ENTITY => "invalid-input",
+            StatusCode::TOO_MANY_REQUESTS => "rate-limited",
+            StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+            _ if self.status.is_server_error() => "internal",
+            _ => "error",
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ProblemBody {
+            kind: format!("/problems/{}", self.slug()),
+            title: self.status.canonical_reason().unwrap_or("Error"),
+            status: self.status.as_u16(),
+            detail: &self.detail,
+        };
+        let json = serde_json::to_vec(&body).unwrap_or_default();
+        let mut response = (self.status, json).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        if let Some(secs) = self.retry_after_secs {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}
+
+impl From<PigError> for ApiError {
+    fn from(e: PigError) -> Self {
+        Self::unprocessable(e.to_string())
+    }
+}
+
+impl From<TableWorkerError> for ApiError {
+    fn from(e: TableWorkerError) -> Self {
+        Self::internal(&e)
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> Self {
+        tracing::warn!(error = %e, "database unavailable");
+        Self::unavailable("the database is not available; try again shortly", 2)
+    }
+}

@@ -1,0 +1,69 @@
+//! Liveness, readiness, metrics and the API description.
+
+use axum::extract::State;
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+use serde_json::json;
+
+use super::error::ApiError;
+use super::state::AppState;
+use crate::telemetry;
+
+pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
+
+pub async fn healthz() -> Json<serde_json::Value> {
+    Json(json!({ "status": "ok" }))
+}
+
+#[derive(Serialize)]
+pub struct Readiness {
+    status: &'static str,
+    tables: &'static str,
+    database: &'static str,
+}
+
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiError> {
+    let mut reasons = Vec::new();
+    if state.is_draining() {
+        reasons.push("the server is shutting down".to_string());
+    }
+    if !state.pig_tables.defaults_ready() {
+        reasons.push("the Pig tables are still loading".to_string());
+    }
+    if let Err(error) = state.store.check().await {
+        reasons.push(format!("{} database: {error}", state.store.backend().as_str()));
+    }
+    if reasons.is_empty() {
+        Ok(Json(Readiness {
+            status: "ready",
+            tables: "loaded",
+            database: state.store.backend().as_str(),
+        }))
+    } else {
+        Err(ApiError::unavailable(format!("not ready: {}", reasons.join("; ")), 1))
+    }
+}
+
+pub async fn metrics(State(state): State<AppState>) -> Response {
+    let (tables, bytes) = state.pig_tables.memory();
+    metrics::gauge!("kibitz_pig_tables").set(tables as f64);
+    metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);
+    match telemetry::prometheus() {
+        Some(handle) => (
+            [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
+            handle.render(),
+        )
+            .into_response(),
+        None => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "metrics are not available in this process",
+        )
+        .into_response(),
+    }
+}
+
+pub async fn openapi() -> impl IntoResponse {
+    ([(header::CONTENT_TYPE, "application/yaml")], OPENAPI_YAML)
+}

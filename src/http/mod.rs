@@ -1,0 +1,122 @@
+//! The HTTP face of kibitz: routes, middleware, errors.
+
+pub mod error;
+pub mod extract;
+pub mod health;
+pub mod metrics;
+pub mod pig;
+pub mod problems;
+pub mod state;
+
+use std::time::Duration;
+
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderValue, Method, StatusCode};
+use axum::routing::{get, post, MethodRouter};
+use axum::{middleware, Router};
+use tower::ServiceBuilder;
+use tower_http::compression::CompressionLayer;
+use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+use crate::config::Config;
+pub use state::AppState;
+
+/// Every route the server answers, as (method, path, handler). The OpenAPI
+/// test checks this list against openapi.yaml in both directions.
+pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
+    vec![
+        (Method::GET, "/healthz", get(health::healthz)),
+        (Method::GET, "/readyz", get(health::readyz)),
+        (Method::GET, "/metrics", get(health::metrics)),
+        (Method::GET, "/openapi.yaml", get(health::openapi)),
+        (Method::POST, "/pig/decision", post(pig::decision)),
+        (Method::GET, "/pig/policy", get(pig::policy)),
+    ]
+}
+
+/// The methods served at a concrete path (templates such as `{id}` match any
+/// one segment).
+pub fn allowed_methods(path: &str) -> Vec<String> {
+    let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+    let matches = |template: &str| {
+        let parts: Vec<&str> = template.split('/').collect();
+        parts.len() == segments.len()
+            && parts
+                .iter()
+                .zip(&segments)
+                .all(|(t, s)| t == s || (t.starts_with('{') && t.ends_with('}')))
+    };
+    routes()
+        .into_iter()
+        .filter(|(_, template, _)| matches(template))
+        .map(|(method, _, _)| method.to_string())
+        .collect()
+}
+
+pub fn router(state: AppState) -> Router {
+    let config = state.config.clone();
+    let mut router = Router::new();
+    for (_, path, handler) in routes() {
+        router = router.route(path, handler);
+    }
+    router
+        .route_layer(middleware::from_fn(metrics::record))
+        .fallback(not_found)
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(config.body_limit_bytes))
+        .layer(
+            ServiceBuilder::new()
+                .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+                .layer(
+                    TraceLayer::new_for_http()
+                        .make_span_with(|req: &axum::http::Request<_>| {
+                            let id = req
+                                .headers()
+                                .get("x-request-id")
+                                .and_then(|v| v.to_str().ok())
+                                .unwrap_or("-");
+                            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), id)
+                        })
+                        .on_request(())
+                        .on_response(DefaultOnResponse::new().level(Level::INFO)),
+                )
+                .layer(PropagateRequestIdLayer::x_request_id())
+                .layer(CompressionLayer::new())
+                .layer(cors(&config))
+                .layer(middleware::from_fn(problems::problem_for_plain_errors))
+                .layer(TimeoutLayer::with_status_code(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    Duration::from_millis(config.request_timeout_ms),
+                )),
+        )
+}
+
+fn cors(config: &Config) -> CorsLayer {
+    let layer = CorsLayer::new()
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([axum::http::header::CONTENT_TYPE, axum::http::header::AUTHORIZATION])
+        .expose_headers([
+            axum::http::header::LOCATION,
+            axum::http::HeaderName::from_static("x-request-id"),
+        ]);
+    if config.cors_origins.iter().any(|o| o == "*") {
+        layer.allow_origin(Any)
+    } else {
+        let origins: Vec<HeaderValue> = config
+            .cors_origins
+            .iter()
+            .filter_map(|o| HeaderValue::from_str(o.trim()).ok())
+            .collect();
+        layer.allow_origin(AllowOrigin::list(origins))
+    }
+}
+
+async fn not_found(uri: axum::http::Uri) -> error::ApiError {
+    ::metrics::counter!("kibitz_http_requests_total", "method" => "any", "route" => "unmatched", "status" => "404")
+        .increment(1);
+    error::ApiError::new(StatusCode::NOT_FOUND, format!("no resource at {}", uri.path()))
+}

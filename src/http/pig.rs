@@ -1,0 +1,141 @@
+//! POST /pig/decision and GET /pig/policy.
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::{ApiJson, ApiQuery};
+use super::state::AppState;
+use crate::games::pig::{Action, PigRules, PigState, Variant};
+use crate::solve::pig::ActionRange;
+
+fn default_goal() -> i64 {
+    100
+}
+fn default_die_sides() -> i64 {
+    6
+}
+fn default_variant() -> String {
+    "standard".into()
+}
+
+#[derive(Deserialize)]
+pub struct RulesParams {
+    #[serde(default = "default_goal")]
+    goal: i64,
+    #[serde(default = "default_die_sides")]
+    die_sides: i64,
+    #[serde(default = "default_variant")]
+    variant: String,
+}
+
+impl RulesParams {
+    fn validate(&self, state: &AppState) -> Result<PigRules, ApiError> {
+        let variant: Variant = self.variant.parse()?;
+        Ok(PigRules::new(
+            self.goal,
+            self.die_sides,
+            variant,
+            state.config.pig_max_goal,
+        )?)
+    }
+}
+
+#[derive(Deserialize)]
+pub struct DecisionRequest {
+    my_score: i64,
+    opponent_score: i64,
+    turn_total: i64,
+    #[serde(flatten)]
+    rules: RulesParams,
+}
+
+#[derive(Serialize)]
+pub struct DecisionResponse {
+    action: &'static str,
+    win_probability: f64,
+    roll_win_probability: f64,
+    hold_win_probability: f64,
+    hold_at: Option<u32>,
+    my_score: u32,
+    opponent_score: u32,
+    turn_total: u32,
+    goal: u32,
+    die_sides: u32,
+    variant: &'static str,
+}
+
+pub async fn decision(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<DecisionRequest>,
+) -> Result<Json<DecisionResponse>, ApiError> {
+    let rules = request.rules.validate(&state)?;
+    let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
+    let table = state.pig_tables.get(rules).await?;
+    let d = table.decide(&position);
+    Ok(Json(DecisionResponse {
+        action: d.action.as_str(),
+        win_probability: d.win_probability,
+        roll_win_probability: d.roll_win_probability,
+        hold_win_probability: d.hold_win_probability,
+        hold_at: d.hold_at,
+        my_score: position.my_score,
+        opponent_score: position.opponent_score,
+        turn_total: position.turn_total,
+        goal: rules.goal(),
+        die_sides: rules.die_sides(),
+        variant: rules.variant().as_str(),
+    }))
+}
+
+#[derive(Serialize)]
+pub struct PolicyCell {
+    roll: Vec<[u32; 2]>,
+    hold: Vec<[u32; 2]>,
+}
+
+#[derive(Serialize)]
+pub struct PolicyResponse {
+    goal: u32,
+    die_sides: u32,
+    variant: &'static str,
+    /// `policy[my_score][opponent_score]`: inclusive turn-total ranges.
+    policy: Vec<Vec<PolicyCell>>,
+}
+
+fn cell(ranges: &[ActionRange]) -> PolicyCell {
+    let pick = |action| {
+        ranges
+            .iter()
+            .filter(|r| r.action == action)
+            .map(|r| [r.from, r.to])
+            .collect()
+    };
+    PolicyCell {
+        roll: pick(Action::Roll),
+        hold: pick(Action::Hold),
+    }
+}
+
+pub async fn policy(
+    State(state): State<AppState>,
+    ApiQuery(params): ApiQuery<RulesParams>,
+) -> Result<Json<PolicyResponse>, ApiError> {
+    let rules = params.validate(&state)?;
+    let table = state.pig_tables.get(rules).await?;
+    let policy = tokio::task::spawn_blocking(move || {
+        let goal = table.rules().goal();
+        (0..goal)
+            .map(|i| (0..goal).map(|j| cell(&table.policy_ranges(i, j))).collect())
+            .collect()
+    })
+    .await
+    .map_err(|e| ApiError::internal(&e))?;
+    Ok(Json(PolicyResponse {
+        goal: rules.goal(),
+        die_sides: rules.die_sides(),
+        variant: rules.variant().as_str(),
+        policy,
+    }))
+}

@@ -1,0 +1,12 @@
+//! kibitz: best moves and evaluations for five games, as a library that the
+//! `kibitz` binary, the tests and the benchmarks share.
+
+pub mod app;
+pub mod cli;
+pub mod config;
+pub mod games;
+pub mod http;
+pub mod solve;
+pub mod store;
+pub mod tables;
+pub mod telemetry;

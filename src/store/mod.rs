@@ -1,0 +1,128 @@
+//! The database: connection, migrations, health. The only place SQL lives.
+//!
+//! One `AnyPool` serves both back ends (SQLite by default, PostgreSQL for
+//! replicas); the migrations are written in SQL both understand.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use sqlx::any::{install_default_drivers, AnyPoolOptions};
+use sqlx::{AnyPool, Executor};
+use thiserror::Error;
+
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+#[derive(Debug, Error)]
+pub enum StoreError {
+    #[error("database URL must start with sqlite: or postgres:// (got \"{0}\")")]
+    UnsupportedUrl(String),
+    #[error("database error: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("migration failed: {0}")]
+    Migration(#[from] sqlx::migrate::MigrateError),
+    #[error("database schema is not ready yet")]
+    NotMigrated,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgresql",
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Store {
+    pool: AnyPool,
+    backend: Backend,
+    migrated: Arc<AtomicBool>,
+}
+
+impl Store {
+    /// Prepares a pool without connecting: a database that is down at
+    /// start-up must not keep the stateless endpoints from serving.
+    pub fn connect_lazy(url: &str) -> Result<Self, StoreError> {
+        install_default_drivers();
+        let backend = if url.starts_with("sqlite:") {
+            Backend::Sqlite
+        } else if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+            Backend::Postgres
+        } else {
+            return Err(StoreError::UnsupportedUrl(url.to_string()));
+        };
+        let pool = AnyPoolOptions::new()
+            .max_connections(if backend == Backend::Sqlite { 4 } else { 10 })
+            .acquire_timeout(Duration::from_secs(3))
+            .after_connect(move |conn, _meta| {
+                Box::pin(async move {
+                    if backend == Backend::Sqlite {
+                        // WAL: readers never wait for the writer; a committed
+                        // move survives the process being killed.
+                        conn.execute("PRAGMA journal_mode = WAL").await?;
+                        conn.execute("PRAGMA busy_timeout = 5000").await?;
+                        conn.execute("PRAGMA foreign_keys = ON").await?;
+                    }
+                    Ok(())
+                })
+            })
+            .connect_lazy(url)?;
+        Ok(Self {
+            pool,
+            backend,
+            migrated: Arc::new(AtomicBool::new(false)),
+        })
+    }
+
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// Applies pending migrations. On PostgreSQL sqlx holds an advisory lock
+    /// meanwhile, so replicas starting together apply them exactly once.
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        MIGRATOR.run(&self.pool).await?;
+        self.migrated.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// Keeps trying to migrate until it works (the database may come up
+    /// after the service does).
+    pub async fn migrate_until_ready(&self) {
+        let mut wait = Duration::from_millis(200);
+        loop {
+            match self.migrate().await {
+                Ok(()) => {
+                    tracing::info!(backend = self.backend.as_str(), "database ready");
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(%error, retry_in_ms = wait.as_millis() as u64, "database not ready");
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(Duration::from_secs(5));
+                }
+            }
+        }
+    }
+
+    /// Ok when the schema is in place and the database answers now.
+    pub async fn check(&self) -> Result<(), StoreError> {
+        if !self.migrated.load(Ordering::Acquire) {
+            return Err(StoreError::NotMigrated);
+        }
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}

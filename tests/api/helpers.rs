@@ -1,0 +1,179 @@
+//! `spawn_app()`: a real router and state on a fresh database, ready.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, HeaderMap, Method, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use kibitz::app;
+use kibitz::config::Config;
+use kibitz::http::AppState;
+use serde_json::Value;
+use tower::ServiceExt;
+
+pub struct TestApp {
+    pub router: Router,
+    pub state: AppState,
+    _dir: tempfile::TempDir,
+}
+
+pub struct TestResponse {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+}
+
+impl TestResponse {
+    pub fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    pub fn content_type(&self) -> &str {
+        self.headers
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+    }
+
+    /// Asserts an RFC 9457 problem with this status, and returns its detail.
+    pub fn assert_problem(&self, status: StatusCode) -> String {
+        assert_eq!(self.status, status, "body: {}", String::from_utf8_lossy(&self.body));
+        assert!(
+            self.content_type().starts_with("application/problem+json"),
+            "content type {}",
+            self.content_type()
+        );
+        let body = self.json();
+        for field in ["type", "title", "status", "detail"] {
+            assert!(body.get(field).is_some(), "problem without {field}: {body}");
+        }
+        assert_eq!(body["status"], status.as_u16());
+        body["detail"].as_str().unwrap_or_default().to_string()
+    }
+}
+
+/// Tables are shared by all tests of a run (written once, then loaded).
+fn shared_table_dir() -> PathBuf {
+    std::env::temp_dir().join("kibitz-test-tables")
+}
+
+/// Which database the test runs on.
+pub enum TestDb {
+    Sqlite,
+    Postgres(String),
+    Url(String),
+}
+
+/// The PostgreSQL server named by KIBITZ_TEST_DATABASE_URL, if any.
+pub fn postgres_server() -> Option<String> {
+    std::env::var("KIBITZ_TEST_DATABASE_URL").ok().filter(|u| !u.is_empty())
+}
+
+/// Creates a database of its own on the test server and returns its URL.
+pub async fn fresh_postgres_database(server_url: &str) -> String {
+    use sqlx::Connection;
+    static N: AtomicU64 = AtomicU64::new(0);
+    let name = format!(
+        "kibitz_test_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut conn = sqlx::PgConnection::connect(server_url)
+        .await
+        .unwrap_or_else(|e| panic!("KIBITZ_TEST_DATABASE_URL={server_url} does not answer: {e}"));
+    sqlx::query(&format!("DROP DATABASE IF EXISTS {name}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut conn)
+        .await
+        .unwrap();
+    let base = server_url.rsplit_once('/').map_or(server_url, |(b, _)| b);
+    format!("{base}/{name}")
+}
+
+pub fn test_config(dir: &std::path::Path) -> Config {
+    let mut config = Config::defaults();
+    config.bind = "127.0.0.1:0".parse().unwrap();
+    config.data_dir = shared_table_dir();
+    config.database_url = Some(format!("sqlite://{}?mode=rwc", dir.join("kibitz.db").display()));
+    config
+}
+
+pub async fn spawn_app() -> TestApp {
+    spawn_app_on(TestDb::Sqlite, |_| {}).await
+}
+
+pub async fn spawn_app_on(db: TestDb, adjust: impl FnOnce(&mut Config)) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = test_config(dir.path());
+    match db {
+        TestDb::Sqlite => {}
+        TestDb::Postgres(server) => config.database_url = Some(fresh_postgres_database(&server).await),
+        TestDb::Url(url) => config.database_url = Some(url),
+    }
+    adjust(&mut config);
+    let (state, router) = app::build(config).expect("app builds");
+    app::start_background_work(&state);
+    let app = TestApp {
+        router,
+        state,
+        _dir: dir,
+    };
+    app.wait_for_tables().await;
+    app
+}
+
+impl TestApp {
+    pub async fn wait_for_tables(&self) {
+        for _ in 0..600 {
+            if self.state.pig_tables.defaults_ready() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("Pig tables did not load within 30 s");
+    }
+
+    /// Polls /readyz until it answers 200 (or gives up and returns the last answer).
+    pub async fn wait_ready(&self) -> TestResponse {
+        let mut last = self.get("/readyz").await;
+        for _ in 0..100 {
+            if last.status == StatusCode::OK {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            last = self.get("/readyz").await;
+        }
+        last
+    }
+
+    pub async fn send(&self, request: Request<Body>) -> TestResponse {
+        let response = self.router.clone().oneshot(request).await.expect("router never fails");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.into_body().collect().await.expect("body").to_bytes().to_vec();
+        TestResponse { status, headers, body }
+    }
+
+    pub async fn get(&self, path: &str) -> TestResponse {
+        self.send(Request::get(path).body(Body::empty()).unwrap()).await
+    }
+
+    pub async fn post_raw(&self, path: &str, content_type: Option<&str>, body: impl Into<Body>) -> TestResponse {
+        let mut builder = Request::builder().method(Method::POST).uri(path);
+        if let Some(ct) = content_type {
+            builder = builder.header(header::CONTENT_TYPE, ct);
+        }
+        self.send(builder.body(body.into()).unwrap()).await
+    }
+
+    pub async fn post_json(&self, path: &str, body: &Value) -> TestResponse {
+        self.post_raw(path, Some("application/json"), body.to_string()).await
+    }
+}

@@ -1,0 +1,7 @@
+//! API tests through the real router: one binary, one module per area.
+
+mod errors;
+mod health;
+mod helpers;
+mod openapi;
+mod pig;
