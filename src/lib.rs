@@ -8,5 +8,6 @@ pub mod games;
 pub mod http;
 pub mod solve;
 pub mod store;
+pub mod strategies;
 pub mod tables;
 pub mod telemetry;

@@ -1,4 +1,7 @@
 //! The rules of each game: states, moves, validation, outcomes. No search,
 //! no HTTP, no SQL.
 
+pub mod ishitori;
+pub mod nine_square;
 pub mod pig;
+pub mod tictactoe;

@@ -3,10 +3,14 @@
 pub mod error;
 pub mod extract;
 pub mod health;
+pub mod ishitori;
 pub mod metrics;
+pub mod nine_square;
 pub mod pig;
 pub mod problems;
+pub mod search;
 pub mod state;
+pub mod tictactoe;
 
 use std::time::Duration;
 
@@ -35,6 +39,9 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/openapi.yaml", get(health::openapi)),
         (Method::POST, "/pig/decision", post(pig::decision)),
         (Method::GET, "/pig/policy", get(pig::policy)),
+        (Method::POST, "/tictactoe/move", post(tictactoe::best_move)),
+        (Method::POST, "/ishitori/move", post(ishitori::best_move)),
+        (Method::POST, "/nine-square/move", post(nine_square::best_move)),
     ]
 }
 

@@ -4,6 +4,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::config::Config;
+use crate::solve::ishitori::{SolverConfig, SubtractionSolver};
+use crate::solve::tictactoe::TicTacToeSolver;
 use crate::store::Store;
 use crate::tables::cache::PigTables;
 
@@ -12,15 +14,21 @@ pub struct AppState {
     pub config: Arc<Config>,
     pub pig_tables: Arc<PigTables>,
     pub store: Store,
+    pub tictactoe: Arc<TicTacToeSolver>,
+    pub ishitori: Arc<SubtractionSolver>,
     draining: Arc<AtomicBool>,
 }
 
 impl AppState {
     pub fn new(config: Config, pig_tables: Arc<PigTables>, store: Store) -> Self {
+        let tictactoe = Arc::new(TicTacToeSolver::new(config.memo_capacity));
+        let ishitori = Arc::new(SubtractionSolver::new(SolverConfig::default()));
         Self {
             config: Arc::new(config),
             pig_tables,
             store,
+            tictactoe,
+            ishitori,
             draining: Arc::new(AtomicBool::new(false)),
         }
     }

@@ -1,5 +1,8 @@
 //! Search and solving, apart from the rules (games/) and from HTTP.
 
+pub mod ishitori;
 pub mod limits;
 pub mod memo;
+pub mod nine_square;
 pub mod pig;
+pub mod tictactoe;

@@ -7,7 +7,7 @@
 //! was asked for and the checksum holds.
 
 use std::fs;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
@@ -30,7 +30,7 @@ pub enum TableFileError {
     Version(u32),
     #[error("table is for {found}, expected {expected}")]
     Mismatch { found: String, expected: String },
-    #[error("table file has {got} bytes, expected {expected}")]
+    #[error("table file has the wrong size (expected {expected} bytes; found {got})")]
     Length { got: usize, expected: usize },
     #[error("checksum mismatch: the file is corrupt")]
     Checksum,
@@ -86,18 +86,16 @@ fn read_u32(bytes: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
-/// Decodes a table, refusing anything that is not exactly `rules`' table.
-pub fn decode(bytes: &[u8], rules: &PigRules) -> Result<PigTable, TableFileError> {
-    let count = PigTable::state_count(rules);
-    let expected_len = HEADER_LEN + count * 8 + CHECKSUM_LEN;
-    if bytes.len() < HEADER_LEN || &bytes[..8] != MAGIC {
+/// Checks a header against what was asked for.
+fn check_header(header: &[u8], rules: &PigRules) -> Result<(), TableFileError> {
+    if header.len() < HEADER_LEN || &header[..8] != MAGIC {
         return Err(TableFileError::BadMagic);
     }
-    let version = read_u32(bytes, 8);
+    let version = read_u32(header, 8);
     if version != FORMAT_VERSION {
         return Err(TableFileError::Version(version));
     }
-    let (variant, goal, sides) = (bytes[12], read_u32(bytes, 13), read_u32(bytes, 17));
+    let (variant, goal, sides) = (header[12], read_u32(header, 13), read_u32(header, 17));
     let wanted = (variant_code(rules.variant()), rules.goal(), rules.die_sides());
     if (variant, goal, sides) != wanted {
         return Err(TableFileError::Mismatch {
@@ -105,32 +103,70 @@ pub fn decode(bytes: &[u8], rules: &PigRules) -> Result<PigTable, TableFileError
             expected: describe(wanted.0, wanted.1, wanted.2),
         });
     }
-    if bytes.len() != expected_len {
+    let count = u64::from_le_bytes(header[HEADER_LEN - 8..HEADER_LEN].try_into().unwrap_or([0; 8]));
+    let expected = PigTable::state_count(rules) as u64;
+    if count != expected {
         return Err(TableFileError::Length {
-            got: bytes.len(),
+            got: count as usize,
+            expected: expected as usize,
+        });
+    }
+    Ok(())
+}
+
+/// Decodes a table held in memory, refusing anything that is not exactly
+/// `rules`' table.
+pub fn decode(bytes: &[u8], rules: &PigRules) -> Result<PigTable, TableFileError> {
+    load_from(&mut io::Cursor::new(bytes), rules)
+}
+
+/// Reads a table: the body goes straight into the table's own storage (one
+/// copy, no decoding pass), checksummed on the way.
+fn load_from(reader: &mut impl Read, rules: &PigRules) -> Result<PigTable, TableFileError> {
+    let count = PigTable::state_count(rules);
+    let expected_len = HEADER_LEN + count * 8 + CHECKSUM_LEN;
+    let mut header = [0u8; HEADER_LEN];
+    read_or_short(reader, &mut header, expected_len)?;
+    check_header(&header, rules)?;
+    let mut values = vec![0.0f64; count];
+    read_or_short(reader, bytemuck::cast_slice_mut(&mut values), expected_len)?;
+    let mut stored = [0u8; CHECKSUM_LEN];
+    read_or_short(reader, &mut stored, expected_len)?;
+    if reader.read(&mut [0u8; 1])? != 0 {
+        return Err(TableFileError::Length {
+            got: expected_len + 1,
             expected: expected_len,
         });
     }
-    let (body, checksum) = bytes.split_at(expected_len - CHECKSUM_LEN);
-    if crc32fast::hash(body) != read_u32(checksum, 0) {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(&header);
+    crc.update(bytemuck::cast_slice(&values));
+    if crc.finalize() != u32::from_le_bytes(stored) {
         return Err(TableFileError::Checksum);
     }
-    let values = body[HEADER_LEN..]
-        .chunks_exact(8)
-        .map(|c| {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(c);
-            f64::from_le_bytes(b)
-        })
-        .collect();
+    if cfg!(target_endian = "big") {
+        for v in &mut values {
+            *v = f64::from_bits(u64::from_le(v.to_bits()));
+        }
+    }
     PigTable::from_values(*rules, values).map_err(|e| TableFileError::Length {
         got: e.got,
         expected: e.expected,
     })
 }
 
+fn read_or_short(reader: &mut impl Read, buf: &mut [u8], expected_len: usize) -> Result<(), TableFileError> {
+    reader.read_exact(buf).map_err(|e| match e.kind() {
+        io::ErrorKind::UnexpectedEof => TableFileError::Length {
+            got: 0,
+            expected: expected_len,
+        },
+        _ => TableFileError::Io(e),
+    })
+}
+
 pub fn load(path: &Path, rules: &PigRules) -> Result<PigTable, TableFileError> {
-    decode(&fs::read(path)?, rules)
+    load_from(&mut fs::File::open(path)?, rules)
 }
 
 /// Writes via a temporary file and a rename, so a crash mid-write never

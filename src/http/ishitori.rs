@@ -1,0 +1,198 @@
+//! POST /ishitori/move.
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::ApiJson;
+use super::search::run_search;
+use super::state::AppState;
+use crate::games::ishitori::{parse_heap, Game, IshitoriError, Outcome, Setup};
+use crate::solve::ishitori::{Explanation, HeapRule};
+
+/// Most losing residues listed in a response; the count is always given.
+const MAX_LISTED_RESIDUES: usize = 10_000;
+
+/// A heap size as a JSON integer or a decimal string (JavaScript clients
+/// cannot write integers above 2^53 exactly).
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub enum HeapSize {
+    Exact(u64),
+    Negative(i64),
+    Inexact(f64),
+    Text(String),
+}
+
+impl HeapSize {
+    fn value(&self, field: &str) -> Result<u64, ApiError> {
+        match self {
+            HeapSize::Exact(n) => Ok(*n),
+            HeapSize::Negative(n) => Err(ApiError::unprocessable(format!("{field} must be at least 0 (got {n})"))),
+            HeapSize::Inexact(x) => Err(ApiError::unprocessable(format!(
+                "{field} must be a whole number from 0 to 18446744073709551615 (got {x})"
+            ))),
+            HeapSize::Text(s) => parse_heap(s).map_err(|e| ApiError::unprocessable(format!("{field}: {e}"))),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+pub struct MoveRequest {
+    remaining: Option<HeapSize>,
+    heaps: Option<Vec<HeapSize>>,
+    take: Option<Vec<i64>>,
+    misere: Option<bool>,
+    max_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+pub struct RuleBody {
+    preperiod: u64,
+    period: u64,
+    losing_residues: Vec<u64>,
+    losing_residue_count: usize,
+    losing_before_preperiod: Vec<u64>,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ExplanationBody {
+    OneHeap {
+        heap: usize,
+        rule: RuleBody,
+    },
+    Nim {
+        grundy_values: Vec<u8>,
+        nim_sum: u8,
+        grundy_preperiod: u64,
+        grundy_period: u64,
+    },
+    MisereTable {
+        positions: u64,
+    },
+    Unfinished,
+}
+
+#[derive(Serialize)]
+pub struct MoveResponse {
+    take: u64,
+    heap: usize,
+    remaining_after: u64,
+    outcome: Option<&'static str>,
+    solved: bool,
+    period: Option<u64>,
+    preperiod: Option<u64>,
+    losing_residues: Option<Vec<u64>>,
+    explanation: ExplanationBody,
+    nodes: u64,
+}
+
+fn rule_body(rule: &HeapRule) -> RuleBody {
+    RuleBody {
+        preperiod: rule.preperiod,
+        period: rule.period,
+        losing_residues: rule.losing_residues.iter().take(MAX_LISTED_RESIDUES).copied().collect(),
+        losing_residue_count: rule.losing_residues.len(),
+        losing_before_preperiod: rule
+            .losing_before_preperiod
+            .iter()
+            .take(MAX_LISTED_RESIDUES)
+            .copied()
+            .collect(),
+    }
+}
+
+fn setup(request: &MoveRequest) -> Result<Setup, ApiError> {
+    let take = match &request.take {
+        None => None,
+        Some(amounts) => Some(
+            amounts
+                .iter()
+                .map(|&t| {
+                    u64::try_from(t).map_err(|_| {
+                        ApiError::unprocessable(format!("take amounts must be positive integers (got {t})"))
+                    })
+                })
+                .collect::<Result<Vec<u64>, ApiError>>()?,
+        ),
+    };
+    let remaining = request.remaining.as_ref().map(|r| r.value("remaining")).transpose()?;
+    let heaps = match &request.heaps {
+        None => None,
+        Some(hs) => Some(
+            hs.iter()
+                .enumerate()
+                .map(|(i, h)| h.value(&format!("heaps[{i}]")))
+                .collect::<Result<Vec<u64>, ApiError>>()?,
+        ),
+    };
+    Ok(Setup {
+        remaining,
+        heaps,
+        take,
+        misere: request.misere,
+    })
+}
+
+pub async fn best_move(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Json<MoveResponse>, ApiError> {
+    let game = Game::try_from(setup(&request)?).map_err(ishitori_error)?;
+    let solver = state.ishitori.clone();
+    let analysis = run_search(&state, "ishitori", request.max_ms, move |limits| {
+        solver.best_move(&game, limits)
+    })
+    .await?
+    .map_err(ishitori_error)?;
+    let (period, preperiod, residues, explanation) = match &analysis.explanation {
+        Explanation::OneHeap { heap, rule } => {
+            let body = rule_body(rule);
+            (
+                Some(rule.period),
+                Some(rule.preperiod),
+                Some(body.losing_residues.clone()),
+                ExplanationBody::OneHeap {
+                    heap: *heap,
+                    rule: body,
+                },
+            )
+        }
+        Explanation::Nim(n) => (
+            None,
+            None,
+            None,
+            ExplanationBody::Nim {
+                grundy_values: n.grundy_values.clone(),
+                nim_sum: n.nim_sum,
+                grundy_preperiod: n.grundy_preperiod,
+                grundy_period: n.grundy_period,
+            },
+        ),
+        Explanation::MisereTable { positions } => {
+            (None, None, None, ExplanationBody::MisereTable { positions: *positions })
+        }
+        Explanation::Unfinished => (None, None, None, ExplanationBody::Unfinished),
+    };
+    Ok(Json(MoveResponse {
+        take: analysis.take,
+        heap: analysis.heap,
+        remaining_after: analysis.remaining_after,
+        outcome: analysis.outcome.map(|o| match o {
+            Outcome::Win => "win",
+            Outcome::Loss => "loss",
+        }),
+        solved: analysis.solved(),
+        period,
+        preperiod,
+        losing_residues: residues,
+        explanation,
+        nodes: analysis.nodes,
+    }))
+}
+
+fn ishitori_error(e: IshitoriError) -> ApiError {
+    ApiError::unprocessable(e.to_string())
+}

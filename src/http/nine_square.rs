@@ -1,0 +1,105 @@
+//! POST /nine-square/move.
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::ApiJson;
+use super::search::run_search;
+use super::state::AppState;
+use crate::games::nine_square::{Coord, Position};
+use crate::solve::nine_square::{best_placements, SearchResult};
+use crate::strategies::nine_square::greedy_placements;
+
+/// Stateless answers are repeatable for the same budget in nodes; a fixed
+/// seed keeps the search's own randomness out of the way.
+const STATELESS_SEED: u64 = 0x6b69_6269_747a;
+
+#[derive(Deserialize)]
+pub struct MoveRequest {
+    board: Vec<String>,
+    player: String,
+    dice: i64,
+    max_ms: Option<u64>,
+    strategy: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct Placement {
+    row: usize,
+    col: usize,
+}
+
+#[derive(Serialize)]
+pub struct ScoreBody {
+    #[serde(rename = "X")]
+    x: u32,
+    #[serde(rename = "O")]
+    o: u32,
+}
+
+#[derive(Serialize)]
+pub struct MoveResponse {
+    placements: Vec<Placement>,
+    score: ScoreBody,
+    expected_margin: f64,
+    solved: bool,
+    nodes: u64,
+    strategy: &'static str,
+}
+
+/// The seed paper's greedy AI: its margin is what the board shows after its
+/// marks, with nothing expected of the future.
+fn greedy(position: &Position) -> Result<SearchResult, ApiError> {
+    let placements = greedy_placements(position);
+    let cells: Vec<(i64, i64)> = placements.iter().map(|c| (c.row() as i64, c.col() as i64)).collect();
+    let after = position.apply(&cells).map_err(|e| ApiError::internal(&e))?;
+    let margin = after.score().margin_for(position.player());
+    Ok(SearchResult {
+        placements,
+        expected_margin: f64::from(margin),
+        solved: false,
+        nodes: 0,
+    })
+}
+
+pub async fn best_move(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Json<MoveResponse>, ApiError> {
+    let position = Position::parse(&request.board, &request.player, request.dice)
+        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let score = position.board().score();
+    let (strategy, result) = match request.strategy.as_deref().unwrap_or("best") {
+        "best" => {
+            let searched = position.clone();
+            let result = run_search(&state, "nine_square", request.max_ms, move |limits| {
+                best_placements(&searched, limits, STATELESS_SEED)
+            })
+            .await?;
+            ("best", result)
+        }
+        "greedy" => ("greedy", greedy(&position)?),
+        other => {
+            return Err(ApiError::unprocessable(format!(
+                "strategy must be \"best\" or \"greedy\" (got \"{other}\")"
+            )))
+        }
+    };
+    Ok(Json(MoveResponse {
+        placements: result
+            .placements
+            .iter()
+            .map(|c: &Coord| Placement {
+                row: c.row(),
+                col: c.col(),
+            })
+            .collect(),
+        score: ScoreBody { x: score.x, o: score.o },
+        expected_margin: result.expected_margin,
+        solved: result.solved,
+        nodes: result.nodes,
+        strategy,
+    }))
+}

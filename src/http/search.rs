@@ -1,0 +1,46 @@
+//! Runs CPU-heavy work off the async worker threads, under the request's
+//! search budget, timing it per solver.
+
+use std::time::{Duration, Instant};
+
+use tracing::Instrument;
+
+use super::error::ApiError;
+use super::state::AppState;
+use crate::solve::limits::SearchLimits;
+
+/// Runs `work` on the blocking pool with limits from the request's `max_ms`
+/// (defaulted and capped by config). The tracing span comes along.
+pub async fn run_search<T, F>(
+    state: &AppState,
+    solver: &'static str,
+    max_ms: Option<u64>,
+    work: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&SearchLimits) -> T + Send + 'static,
+{
+    let budget = Duration::from_millis(state.config.search_budget_ms(max_ms));
+    let limits = SearchLimits::within(budget);
+    let cancel = limits.cancel_handle();
+    let span = tracing::Span::current();
+    let started = Instant::now();
+    // If the client goes away, the handler future is dropped: stop the search.
+    let guard = CancelOnDrop(cancel);
+    let result = tokio::task::spawn_blocking(move || span.in_scope(|| work(&limits)))
+        .instrument(tracing::Span::current())
+        .await
+        .map_err(|e| ApiError::internal(&e));
+    std::mem::forget(guard);
+    metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
+    result
+}
+
+struct CancelOnDrop(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,3 @@
+//! The seed papers' simple AIs, kept as named strategies.
+
+pub mod nine_square;
