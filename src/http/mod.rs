@@ -21,6 +21,8 @@ use axum::{middleware, Router};
 use tower::ServiceBuilder;
 use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
+use tower_http::limit::RequestBodyLimitLayer;
+use tower_http::map_response_body::MapResponseBodyLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
@@ -98,7 +100,11 @@ pub fn router(state: AppState) -> Router {
                 .layer(TimeoutLayer::with_status_code(
                     StatusCode::SERVICE_UNAVAILABLE,
                     Duration::from_millis(config.request_timeout_ms),
-                )),
+                ))
+                // Refuses oversized bodies by Content-Length before reading
+                // them; the extractors' limit catches streamed ones.
+                .layer(MapResponseBodyLayer::new(axum::body::Body::new))
+                .layer(RequestBodyLimitLayer::new(config.body_limit_bytes)),
         )
 }
 
