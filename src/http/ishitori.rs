@@ -6,10 +6,10 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::run_search;
+use super::search::run_search_cheap_first;
 use super::state::AppState;
 use crate::games::ishitori::{parse_heap, Game, IshitoriError, Outcome, Setup};
-use crate::solve::ishitori::{Explanation, HeapRule};
+use crate::solve::ishitori::{Explanation, HeapRule, MoveAnalysis};
 
 /// Most losing residues listed in a response; the count is always given.
 const MAX_LISTED_RESIDUES: usize = 10_000;
@@ -142,9 +142,13 @@ pub async fn best_move(
 ) -> Result<Json<MoveResponse>, ApiError> {
     let game = Game::try_from(setup(&request)?).map_err(ishitori_error)?;
     let solver = state.ishitori.clone();
-    let analysis = run_search(&state, "ishitori", request.max_ms, move |limits| {
-        solver.best_move(&game, limits)
-    })
+    let analysis = run_search_cheap_first(
+        &state,
+        "ishitori",
+        request.max_ms,
+        |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),
+        move |limits| solver.best_move(&game, limits),
+    )
     .await?
     .map_err(ishitori_error)?;
     let (period, preperiod, residues, explanation) = match &analysis.explanation {

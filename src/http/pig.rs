@@ -47,8 +47,12 @@ pub struct DecisionRequest {
     my_score: i64,
     opponent_score: i64,
     turn_total: i64,
-    #[serde(flatten)]
-    rules: RulesParams,
+    #[serde(default = "default_goal")]
+    goal: i64,
+    #[serde(default = "default_die_sides")]
+    die_sides: i64,
+    #[serde(default = "default_variant")]
+    variant: String,
 }
 
 #[derive(Serialize)]
@@ -70,7 +74,12 @@ pub async fn decision(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<DecisionRequest>,
 ) -> Result<Json<DecisionResponse>, ApiError> {
-    let rules = request.rules.validate(&state)?;
+    let rules = RulesParams {
+        goal: request.goal,
+        die_sides: request.die_sides,
+        variant: request.variant,
+    }
+    .validate(&state)?;
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
     let table = state.pig_tables.get(rules).await?;
     let d = table.decide(&position);

@@ -9,6 +9,36 @@ use super::error::ApiError;
 use super::state::AppState;
 use crate::solve::limits::SearchLimits;
 
+/// Nodes a search may spend inline on the async thread before it is moved to
+/// the blocking pool: tens of microseconds, enough for answers the memo or
+/// cache already holds, too little to starve other requests.
+const INLINE_NODES: u64 = 2_000;
+
+/// First tries `work` inline under a small node budget; if `is_final` says
+/// the answer cannot improve (solved, or an error), returns it without the
+/// cost of a thread handoff. Otherwise runs it again on the blocking pool
+/// with the request's whole budget (the memo is warmer by then).
+pub async fn run_search_cheap_first<T, F>(
+    state: &AppState,
+    solver: &'static str,
+    max_ms: Option<u64>,
+    is_final: fn(&T) -> bool,
+    work: F,
+) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: Fn(&SearchLimits) -> T + Send + 'static,
+{
+    let started = Instant::now();
+    let budget = Duration::from_millis(state.config.search_budget_ms(max_ms));
+    let quick = work(&SearchLimits::within(budget).with_max_nodes(INLINE_NODES));
+    if is_final(&quick) {
+        metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
+        return Ok(quick);
+    }
+    run_search(state, solver, max_ms, work).await
+}
+
 /// Runs `work` on the blocking pool with limits from the request's `max_ms`
 /// (defaulted and capped by config). The tracing span comes along.
 pub async fn run_search<T, F>(

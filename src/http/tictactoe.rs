@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::run_search;
+use super::search::run_search_cheap_first;
 use super::state::AppState;
 use crate::games::tictactoe::Position;
 use crate::solve::tictactoe::{Analysis, Outcome};
@@ -110,9 +110,13 @@ pub async fn best_move(
     let position = Position::parse(&request.board, k).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let solver = state.tictactoe.clone();
     let searched = position.clone();
-    let analysis = run_search(&state, "tictactoe", request.max_ms, move |limits| {
-        solver.analyse(&searched, limits)
-    })
+    let analysis = run_search_cheap_first(
+        &state,
+        "tictactoe",
+        request.max_ms,
+        |a: &Analysis| a.solved,
+        move |limits| solver.analyse(&searched, limits),
+    )
     .await?;
     Ok(Json(response(&position, analysis)))
 }
