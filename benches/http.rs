@@ -13,6 +13,8 @@ use kibitz::app;
 use kibitz::config::Config;
 use tower::ServiceExt;
 
+type MakeRequest = Box<dyn Fn() -> Request<Body>>;
+
 fn post(path: &str, body: &str) -> Request<Body> {
     Request::post(path)
         .header("content-type", "application/json")
@@ -34,7 +36,7 @@ fn bench(c: &mut Criterion) {
     runtime.block_on(async {
         state.pig_tables.load_defaults().await.expect("tables");
     });
-    let cases: [(&str, Box<dyn Fn() -> Request<Body>>); 4] = [
+    let cases: [(&str, MakeRequest); 4] = [
         (
             "healthz",
             Box::new(|| Request::get("/healthz").body(Body::empty()).expect("valid")),

@@ -1,6 +1,7 @@
 //! JSON and query extractors whose rejections are problem+json like every
 //! other error (axum's own answer in plain text).
 
+use axum::body::Bytes;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::request::Parts;
@@ -16,11 +17,38 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match Json::<T>::from_request(req, state).await {
+        if !declares_json(req.headers()) {
+            return Err(json_problem(JsonRejection::MissingJsonContentType(Default::default())));
+        }
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "the request body is larger than the server accepts",
+                )
+            } else {
+                ApiError::bad_request(e.body_text())
+            }
+        })?;
+        // serde would also read a struct from an array of its fields in
+        // order; the contract's bodies are objects, nothing else.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(ApiError::bad_request("the body must be a JSON object"));
+        }
+        match Json::<T>::from_bytes(&bytes) {
             Ok(Json(value)) => Ok(Self(value)),
             Err(rejection) => Err(json_problem(rejection)),
         }
     }
+}
+
+/// `application/json` or any `application/*+json`, parameters allowed.
+fn declares_json(headers: &axum::http::HeaderMap) -> bool {
+    headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+        .is_some_and(|mime| mime == "application/json" || (mime.starts_with("application/") && mime.ends_with("+json")))
 }
 
 fn json_problem(rejection: JsonRejection) -> ApiError {
