@@ -177,6 +177,9 @@ impl PigTables {
                 tracing::info!(path = %path.display(), seconds, "loaded Pig table");
                 return table;
             }
+            Err(file::TableFileError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                tracing::info!(path = %path.display(), "no Pig table file yet; solving it")
+            }
             Err(error) => {
                 tracing::warn!(path = %path.display(), %error, "Pig table unusable; solving it again")
             }
