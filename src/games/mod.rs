@@ -3,5 +3,6 @@
 
 pub mod ishitori;
 pub mod nine_square;
+pub mod number_square;
 pub mod pig;
 pub mod tictactoe;

@@ -50,11 +50,15 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
     let (tables, bytes) = state.pig_tables.memory();
     metrics::gauge!("kibitz_pig_tables").set(tables as f64);
     metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);
-    let memo = state.tictactoe.memo_stats();
-    metrics::gauge!("kibitz_memo_entries", "game" => "tictactoe").set(memo.entries as f64);
-    metrics::gauge!("kibitz_memo_capacity", "game" => "tictactoe").set(memo.capacity as f64);
-    metrics::gauge!("kibitz_memo_hits", "game" => "tictactoe").set(memo.hits as f64);
-    metrics::gauge!("kibitz_memo_misses", "game" => "tictactoe").set(memo.misses as f64);
+    for (game, memo) in [
+        ("tictactoe", state.tictactoe.memo_stats()),
+        ("number_square", state.number_square.memo_stats()),
+    ] {
+        metrics::gauge!("kibitz_memo_entries", "game" => game).set(memo.entries as f64);
+        metrics::gauge!("kibitz_memo_capacity", "game" => game).set(memo.capacity as f64);
+        metrics::gauge!("kibitz_memo_hits", "game" => game).set(memo.hits as f64);
+        metrics::gauge!("kibitz_memo_misses", "game" => game).set(memo.misses as f64);
+    }
     match telemetry::prometheus() {
         Some(handle) => (
             [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],

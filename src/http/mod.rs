@@ -6,6 +6,7 @@ pub mod health;
 pub mod ishitori;
 pub mod metrics;
 pub mod nine_square;
+pub mod number_square;
 pub mod pig;
 pub mod problems;
 pub mod search;
@@ -43,6 +44,7 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/pig/policy", get(pig::policy)),
         (Method::POST, "/tictactoe/move", post(tictactoe::best_move)),
         (Method::POST, "/ishitori/move", post(ishitori::best_move)),
+        (Method::POST, "/number-square/move", post(number_square::best_move)),
         (Method::POST, "/nine-square/move", post(nine_square::best_move)),
     ]
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::config::Config;
 use crate::solve::ishitori::{SolverConfig, SubtractionSolver};
+use crate::solve::number_square::NumberSquareSolver;
 use crate::solve::tictactoe::TicTacToeSolver;
 use crate::store::Store;
 use crate::tables::cache::PigTables;
@@ -16,6 +17,7 @@ pub struct AppState {
     pub store: Store,
     pub tictactoe: Arc<TicTacToeSolver>,
     pub ishitori: Arc<SubtractionSolver>,
+    pub number_square: Arc<NumberSquareSolver>,
     draining: Arc<AtomicBool>,
 }
 
@@ -23,12 +25,14 @@ impl AppState {
     pub fn new(config: Config, pig_tables: Arc<PigTables>, store: Store) -> Self {
         let tictactoe = Arc::new(TicTacToeSolver::new(config.memo_capacity));
         let ishitori = Arc::new(SubtractionSolver::new(SolverConfig::default()));
+        let number_square = Arc::new(NumberSquareSolver::new(config.memo_capacity));
         Self {
             config: Arc::new(config),
             pig_tables,
             store,
             tictactoe,
             ishitori,
+            number_square,
             draining: Arc::new(AtomicBool::new(false)),
         }
     }

@@ -4,5 +4,6 @@ pub mod ishitori;
 pub mod limits;
 pub mod memo;
 pub mod nine_square;
+pub mod number_square;
 pub mod pig;
 pub mod tictactoe;

@@ -225,3 +225,124 @@ async fn nine_square_rejects_bad_input_with_422() {
             .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
     }
 }
+
+/// Exact negamax over the future margin, written here independently.
+fn brute_margin(board: &[Vec<Option<i64>>]) -> i64 {
+    let n = board.len();
+    let taken = |b: &[Vec<Option<i64>>], r: usize, c: usize| b[r][c].is_none();
+    let crossing = |b: &[Vec<Option<i64>>]| {
+        let joined = |starts: Vec<(usize, usize)>, at_end: &dyn Fn(usize, usize) -> bool| {
+            let mut seen = vec![vec![false; n]; n];
+            let mut stack: Vec<(usize, usize)> = starts.into_iter().filter(|&(r, c)| taken(b, r, c)).collect();
+            while let Some((r, c)) = stack.pop() {
+                if seen[r][c] {
+                    continue;
+                }
+                seen[r][c] = true;
+                if at_end(r, c) {
+                    return true;
+                }
+                let mut next = vec![];
+                if r > 0 {
+                    next.push((r - 1, c));
+                }
+                if r + 1 < n {
+                    next.push((r + 1, c));
+                }
+                if c > 0 {
+                    next.push((r, c - 1));
+                }
+                if c + 1 < n {
+                    next.push((r, c + 1));
+                }
+                stack.extend(next.into_iter().filter(|&(r, c)| taken(b, r, c) && !seen[r][c]));
+            }
+            false
+        };
+        joined((0..n).map(|c| (0, c)).collect(), &|r, _| r == n - 1)
+            || joined((0..n).map(|r| (r, 0)).collect(), &|_, c| c == n - 1)
+    };
+    if crossing(board) || board.iter().flatten().all(|v| v.is_none()) {
+        return 0;
+    }
+    let mut best = i64::MIN;
+    for r in 0..n {
+        for c in 0..n {
+            let Some(v) = board[r][c] else { continue };
+            let exposed = r == 0
+                || c == 0
+                || r == n - 1
+                || c == n - 1
+                || taken(board, r - 1, c)
+                || taken(board, r + 1, c)
+                || taken(board, r, c - 1)
+                || taken(board, r, c + 1);
+            if !exposed {
+                continue;
+            }
+            let mut next = board.to_vec();
+            next[r][c] = None;
+            best = best.max(v - brute_margin(&next));
+        }
+    }
+    best
+}
+
+#[tokio::test]
+async fn number_square_solves_small_boards_exactly() {
+    let app = spawn_app().await;
+    let board = vec![
+        vec![Some(3), Some(9), Some(1)],
+        vec![Some(7), Some(5), Some(8)],
+        vec![Some(2), Some(6), Some(4)],
+    ];
+    let body = app
+        .post_json(
+            "/number-square/move",
+            &json!({"board": board, "my_score": 2, "opponent_score": 10}),
+        )
+        .await
+        .json();
+    let expected = brute_margin(&board);
+    assert_eq!(body["solved"], true, "{body}");
+    assert_eq!(body["value"], expected, "{body}");
+    assert_eq!(body["final_margin"], expected - 8);
+    let (r, c) = (
+        body["move"]["row"].as_u64().unwrap() as usize,
+        body["move"]["col"].as_u64().unwrap() as usize,
+    );
+    let mut after = board.clone();
+    let taken = after[r][c].take().unwrap();
+    assert_eq!(
+        taken - brute_margin(&after),
+        expected,
+        "the chosen move must achieve the value"
+    );
+}
+
+#[tokio::test]
+async fn number_square_offers_the_seeds_lookahead2_and_refuses_finished_boards() {
+    let app = spawn_app().await;
+    let board = json!([[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12], [13, 14, 15, 16]]);
+    let body = app
+        .post_json(
+            "/number-square/move",
+            &json!({"board": board, "strategy": "lookahead2"}),
+        )
+        .await
+        .json();
+    assert_eq!(body["strategy"], "lookahead2");
+    assert_eq!(body["solved"], false);
+    // A full column of taken tiles joins top and bottom: the game is over.
+    let over = json!([[null, 2, 3], [null, 5, 6], [null, 8, 9]]);
+    let detail = app
+        .post_json("/number-square/move", &json!({"board": over}))
+        .await
+        .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("over"), "{detail}");
+    for bad in [json!([[1, 2], [3]]), json!([[1]]), json!([[1, 2], [3, 2000000]])] {
+        app.post_json("/number-square/move", &json!({"board": bad}))
+            .await
+            .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    }
+}

@@ -1,0 +1,158 @@
+//! POST /number-square/move.
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::ApiJson;
+use super::search::run_search_cheap_first;
+use super::state::AppState;
+use crate::games::number_square::{Board, Tile};
+use crate::solve::number_square::{Analysis, MoveBound};
+use crate::strategies::number_square::{lookahead2, lookahead2_scores};
+
+/// Scores beyond this are refused: margins stay exact in 64 bits.
+const MAX_ABS_SCORE: i64 = 1_000_000_000_000;
+
+#[derive(Deserialize)]
+pub struct MoveRequest {
+    board: Vec<Vec<Option<i64>>>,
+    #[serde(default)]
+    my_score: i64,
+    #[serde(default)]
+    opponent_score: i64,
+    max_ms: Option<u64>,
+    strategy: Option<String>,
+}
+
+#[derive(Serialize)]
+pub struct At {
+    row: usize,
+    col: usize,
+}
+
+impl From<Tile> for At {
+    fn from(t: Tile) -> Self {
+        Self { row: t.row, col: t.col }
+    }
+}
+
+#[derive(Serialize)]
+pub struct TileValue {
+    row: usize,
+    col: usize,
+    value: i64,
+    /// "exact", or "at_most" when the search only proved an upper bound.
+    bound: &'static str,
+}
+
+#[derive(Serialize)]
+pub struct MoveResponse {
+    #[serde(rename = "move")]
+    chosen: At,
+    value: i64,
+    final_margin: i64,
+    outcome: &'static str,
+    solved: bool,
+    depth: u32,
+    nodes: u64,
+    moves: Vec<TileValue>,
+    principal_variation: Vec<At>,
+    strategy: &'static str,
+}
+
+fn score(field: &str, value: i64) -> Result<i64, ApiError> {
+    if value.abs() > MAX_ABS_SCORE {
+        return Err(ApiError::unprocessable(format!(
+            "{field} must be within +-{MAX_ABS_SCORE} (got {value})"
+        )));
+    }
+    Ok(value)
+}
+
+/// The seed paper's two-ply greedy AI, reported in the same shape: its
+/// values are its own two-ply estimates, never proven.
+fn lookahead2_analysis(board: &Board) -> Result<Analysis, ApiError> {
+    let scores = lookahead2_scores(board);
+    let chosen = lookahead2(board).ok_or_else(|| ApiError::unprocessable("no tile can be taken"))?;
+    let best = scores
+        .iter()
+        .copied()
+        .find(|(tile, _)| *tile == chosen)
+        .ok_or_else(|| ApiError::internal(&"lookahead2 chose a tile it did not score"))?;
+    Ok(Analysis {
+        best_move: best.0,
+        value: best.1,
+        solved: false,
+        depth: 2,
+        nodes: scores.len() as u64,
+        moves: scores
+            .iter()
+            .map(|&(tile, value)| crate::solve::number_square::MoveValue {
+                tile,
+                value,
+                bound: MoveBound::Exact,
+            })
+            .collect(),
+        principal_variation: vec![best.0],
+    })
+}
+
+pub async fn best_move(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Json<MoveResponse>, ApiError> {
+    let board = Board::from_rows(&request.board).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let lead = score("my_score", request.my_score)? - score("opponent_score", request.opponent_score)?;
+    let (strategy, analysis) = match request.strategy.as_deref().unwrap_or("best") {
+        "best" => {
+            let solver = state.number_square.clone();
+            let analysis = run_search_cheap_first(
+                &state,
+                "number_square",
+                request.max_ms,
+                |a: &Option<Analysis>| a.as_ref().is_none_or(|a| a.solved),
+                move |limits| solver.analyse(&board, limits),
+            )
+            .await?
+            .ok_or_else(|| ApiError::unprocessable("the game is already over"))?;
+            ("best", analysis)
+        }
+        "lookahead2" => ("lookahead2", lookahead2_analysis(&board)?),
+        other => {
+            return Err(ApiError::unprocessable(format!(
+                "strategy must be \"best\" or \"lookahead2\" (got \"{other}\")"
+            )))
+        }
+    };
+    let final_margin = lead + analysis.value;
+    Ok(Json(MoveResponse {
+        chosen: analysis.best_move.into(),
+        value: analysis.value,
+        final_margin,
+        outcome: match final_margin.signum() {
+            1 => "win",
+            0 => "draw",
+            _ => "loss",
+        },
+        solved: analysis.solved,
+        depth: analysis.depth,
+        nodes: analysis.nodes,
+        moves: analysis
+            .moves
+            .iter()
+            .map(|m| TileValue {
+                row: m.tile.row,
+                col: m.tile.col,
+                value: m.value,
+                bound: match m.bound {
+                    MoveBound::Exact => "exact",
+                    MoveBound::AtMost => "at_most",
+                },
+            })
+            .collect(),
+        principal_variation: analysis.principal_variation.into_iter().map(At::from).collect(),
+        strategy,
+    }))
+}

@@ -1,0 +1,476 @@
+//! The Number Square search against a brute-force negamax written here (on
+//! a plain grid, memoised by the set of tiles left, no pruning), plus how it
+//! honours its limits.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use kibitz::games::number_square::{Board, Tile};
+use kibitz::solve::limits::SearchLimits;
+use kibitz::solve::number_square::{Analysis, MoveBound, NumberSquareSolver};
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+
+type Grid = Vec<Vec<Option<i64>>>;
+
+// ---------------------------------------------------------------- reference
+
+/// Exhaustive negamax over the future margin, straight from the rules.
+struct Reference {
+    size: usize,
+    values: Vec<Vec<i64>>,
+    /// The tiles untaken at the root; a position is the subset still untaken.
+    open: Vec<(usize, usize)>,
+    /// Each tile's position in `open`, `None` if taken at the root.
+    bit_of: Vec<Vec<Option<usize>>>,
+    memo: HashMap<u64, i64>,
+    ended: HashMap<u64, bool>,
+}
+
+impl Reference {
+    fn new(grid: &Grid) -> Self {
+        let size = grid.len();
+        let values = grid
+            .iter()
+            .map(|row| row.iter().map(|v| v.unwrap_or(0)).collect())
+            .collect();
+        let open: Vec<(usize, usize)> = (0..size)
+            .flat_map(|r| (0..size).map(move |c| (r, c)))
+            .filter(|&(r, c)| grid[r][c].is_some())
+            .collect();
+        assert!(open.len() <= 64, "reference handles at most 64 open tiles");
+        let mut bit_of = vec![vec![None; size]; size];
+        for (i, &(r, c)) in open.iter().enumerate() {
+            bit_of[r][c] = Some(i);
+        }
+        Self {
+            size,
+            values,
+            open,
+            bit_of,
+            memo: HashMap::new(),
+            ended: HashMap::new(),
+        }
+    }
+
+    fn all_open(&self) -> u64 {
+        if self.open.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.open.len()) - 1
+        }
+    }
+
+    fn taken(&self, open: u64, r: usize, c: usize) -> bool {
+        match self.bit_of[r][c] {
+            Some(i) => open & (1 << i) == 0,
+            None => true,
+        }
+    }
+
+    fn neighbours(&self, r: usize, c: usize) -> impl Iterator<Item = (usize, usize)> {
+        let n = self.size as isize;
+        [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .into_iter()
+            .map(move |(dr, dc)| (r as isize + dr, c as isize + dc))
+            .filter(move |&(r, c)| r >= 0 && c >= 0 && r < n && c < n)
+            .map(|(r, c)| (r as usize, c as usize))
+    }
+
+    fn legal(&self, open: u64) -> Vec<usize> {
+        let n = self.size;
+        (0..self.open.len())
+            .filter(|&i| open & (1 << i) != 0)
+            .filter(|&i| {
+                let (r, c) = self.open[i];
+                r == 0
+                    || c == 0
+                    || r + 1 == n
+                    || c + 1 == n
+                    || self
+                        .neighbours(r, c)
+                        .any(|(nr, nc)| self.taken(open, nr, nc))
+            })
+            .collect()
+    }
+
+    /// Depth-first search through taken tiles from `starts` to `goal`.
+    fn path(
+        &self,
+        open: u64,
+        starts: impl Iterator<Item = (usize, usize)>,
+        goal: impl Fn(usize, usize) -> bool,
+    ) -> bool {
+        let n = self.size;
+        let mut seen = [false; 144];
+        let mut stack: Vec<(usize, usize)> =
+            starts.filter(|&(r, c)| self.taken(open, r, c)).collect();
+        while let Some((r, c)) = stack.pop() {
+            if std::mem::replace(&mut seen[r * n + c], true) {
+                continue;
+            }
+            if goal(r, c) {
+                return true;
+            }
+            stack.extend(
+                self.neighbours(r, c)
+                    .filter(|&(nr, nc)| self.taken(open, nr, nc)),
+            );
+        }
+        false
+    }
+
+    fn over(&mut self, open: u64) -> bool {
+        if let Some(&over) = self.ended.get(&open) {
+            return over;
+        }
+        let n = self.size;
+        let over = open == 0
+            || self.path(open, (0..n).map(|c| (0, c)), |r, _| r + 1 == n)
+            || self.path(open, (0..n).map(|r| (r, 0)), |_, c| c + 1 == n);
+        self.ended.insert(open, over);
+        over
+    }
+
+    /// The mover's best future margin from `open` (game in play).
+    fn value(&mut self, open: u64) -> i64 {
+        if let Some(&v) = self.memo.get(&open) {
+            return v;
+        }
+        let best = self
+            .legal(open)
+            .into_iter()
+            .map(|i| self.move_value(open, i))
+            .max()
+            .expect("a game in play has a legal move");
+        self.memo.insert(open, best);
+        best
+    }
+
+    /// The future margin of taking open tile `i`, then best play.
+    fn move_value(&mut self, open: u64, i: usize) -> i64 {
+        let (r, c) = self.open[i];
+        let child = open & !(1 << i);
+        let rest = if self.over(child) {
+            0
+        } else {
+            self.value(child)
+        };
+        self.values[r][c] - rest
+    }
+
+    /// Every legal tile with its value, from the root.
+    fn root_moves(&mut self) -> Vec<(Tile, i64)> {
+        let root = self.all_open();
+        self.legal(root)
+            .into_iter()
+            .map(|i| {
+                let (r, c) = self.open[i];
+                (Tile::new(r, c), self.move_value(root, i))
+            })
+            .collect()
+    }
+}
+
+// ---------------------------------------------------------------- helpers
+
+fn random_grid(size: usize, rng: &mut StdRng) -> Grid {
+    let spread = rng.gen_range(1..=30);
+    (0..size)
+        .map(|_| {
+            (0..size)
+                .map(|_| Some(rng.gen_range(-spread..=spread)))
+                .collect()
+        })
+        .collect()
+}
+
+/// `moves` random legal moves into a random game; `None` if it ended.
+fn part_played(size: usize, moves: usize, rng: &mut StdRng) -> Option<Board> {
+    let mut board = Board::from_rows(&random_grid(size, rng)).ok()?;
+    for _ in 0..moves {
+        let tile = *board.legal_moves().choose(rng)?;
+        board = board.play(tile).ok()?.board;
+    }
+    (!board.is_over()).then_some(board)
+}
+
+fn generous() -> SearchLimits {
+    SearchLimits::within(Duration::from_secs(60))
+}
+
+/// The analysis must equal the reference: value, every move's value, and a
+/// best move that achieves the value.
+fn check_against_reference(board: &Board, analysis: &Analysis) {
+    let mut reference = Reference::new(&board.rows());
+    let expected_moves = reference.root_moves();
+    let expected_value = expected_moves.iter().map(|&(_, v)| v).max().unwrap();
+    let context = format!("board {:?}", board.rows());
+    assert!(analysis.solved, "{context}");
+    assert_eq!(analysis.value, expected_value, "{context}");
+    let best = expected_moves
+        .iter()
+        .find(|&&(tile, _)| tile == analysis.best_move)
+        .map(|&(_, v)| v);
+    assert_eq!(best, Some(expected_value), "best move value, {context}");
+    assert!(
+        analysis.moves.iter().all(|m| m.bound == MoveBound::Exact),
+        "{context}"
+    );
+    let mut got: Vec<(Tile, i64)> = analysis.moves.iter().map(|m| (m.tile, m.value)).collect();
+    got.sort();
+    let mut expected = expected_moves;
+    expected.sort();
+    assert_eq!(got, expected, "{context}");
+}
+
+/// Plays the principal variation and returns its margin for the mover, or
+/// `None` if the line stops before the game ends.
+fn margin_along(board: &Board, line: &[Tile]) -> Option<i64> {
+    let mut board = board.clone();
+    let mut margin = 0;
+    for (ply, &tile) in line.iter().enumerate() {
+        let played = board.play(tile).expect("the line is legal");
+        margin += if ply % 2 == 0 {
+            played.points
+        } else {
+            -played.points
+        };
+        board = played.board;
+    }
+    board.is_over().then_some(margin)
+}
+
+// ---------------------------------------------------------------- exactness
+
+#[test]
+fn solves_two_hundred_and_forty_random_4x4_boards_like_the_reference() {
+    let mut rng = StdRng::seed_from_u64(4);
+    let mut checked = 0;
+    let mut fresh = 0;
+    while checked < 240 {
+        // Fresh boards and boards up to 7 moves in.
+        let moves = if checked % 3 == 0 {
+            0
+        } else {
+            rng.gen_range(1..=7)
+        };
+        let Some(board) = part_played(4, moves, &mut rng) else {
+            continue;
+        };
+        // A fresh solver each time, so no answer comes from a memo that an
+        // earlier board filled.
+        let analysis = NumberSquareSolver::new(1 << 16)
+            .analyse(&board, &generous())
+            .unwrap();
+        check_against_reference(&board, &analysis);
+        checked += 1;
+        fresh += usize::from(moves == 0);
+    }
+    assert!(fresh >= 80);
+}
+
+#[test]
+fn one_shared_solver_stays_exact_across_many_4x4_boards() {
+    let solver = NumberSquareSolver::new(1 << 12);
+    let mut rng = StdRng::seed_from_u64(44);
+    for round in 0..60 {
+        let Some(board) = part_played(4, round % 5, &mut rng) else {
+            continue;
+        };
+        let analysis = solver.analyse(&board, &generous()).unwrap();
+        check_against_reference(&board, &analysis);
+    }
+}
+
+#[test]
+fn small_boards_of_every_shape_up_to_5x5_match_the_reference() {
+    let mut rng = StdRng::seed_from_u64(23);
+    let solver = NumberSquareSolver::default();
+    for (size, moves) in [(2, 0), (2, 1), (3, 0), (3, 2), (5, 6), (5, 9), (5, 12)] {
+        for _ in 0..6 {
+            let Some(board) = part_played(size, moves, &mut rng) else {
+                continue;
+            };
+            let analysis = solver.analyse(&board, &generous()).unwrap();
+            check_against_reference(&board, &analysis);
+        }
+    }
+}
+
+/// Takes every tile except a band around the anti-diagonal (which blocks
+/// every crossing path) and a few tiles chosen by `rng`.
+fn endgame(size: usize, band: usize, rng: &mut StdRng) -> Board {
+    let grid = random_grid(size, rng);
+    let open = |r: usize, c: usize| (r + c).abs_diff(size - 1) <= band;
+    let rows: Grid = (0..size)
+        .map(|r| {
+            (0..size)
+                .map(|c| if open(r, c) { grid[r][c] } else { None })
+                .collect()
+        })
+        .collect();
+    Board::from_rows(&rows).expect("the anti-diagonal band blocks every path")
+}
+
+#[test]
+fn endgames_on_6x6_7x7_11x11_and_12x12_are_solved_exactly() {
+    let mut rng = StdRng::seed_from_u64(612);
+    let solver = NumberSquareSolver::default();
+    // Tiles left: 6x6 band 1: 16; 7x7 band 1: 19; 11x11 and 12x12 band 0: 11, 12.
+    for (size, band) in [(6, 1), (7, 1), (11, 0), (12, 0)] {
+        for _ in 0..3 {
+            let board = endgame(size, band, &mut rng);
+            let analysis = solver.analyse(&board, &generous()).unwrap();
+            check_against_reference(&board, &analysis);
+        }
+    }
+}
+
+// ---------------------------------------------------------------- the line
+
+#[test]
+fn a_solved_principal_variation_is_legal_and_earns_the_value() {
+    let mut rng = StdRng::seed_from_u64(99);
+    let solver = NumberSquareSolver::default();
+    let mut complete_lines = 0;
+    for _ in 0..40 {
+        let Some(board) = part_played(4, 2, &mut rng) else {
+            continue;
+        };
+        let analysis = solver.analyse(&board, &generous()).unwrap();
+        assert_eq!(analysis.principal_variation[0], analysis.best_move);
+        if let Some(margin) = margin_along(&board, &analysis.principal_variation) {
+            assert_eq!(margin, analysis.value, "board {:?}", board.rows());
+            complete_lines += 1;
+        }
+    }
+    assert!(
+        complete_lines >= 30,
+        "only {complete_lines} lines reached the end"
+    );
+}
+
+// ---------------------------------------------------------------- limits
+
+#[test]
+fn a_fresh_8x8_board_is_answered_within_its_deadline_with_a_legal_move() {
+    let mut rng = StdRng::seed_from_u64(8);
+    let board = Board::shuffled(8, &mut rng).unwrap();
+    let solver = NumberSquareSolver::default();
+    let started = Instant::now();
+    let analysis = solver
+        .analyse(&board, &SearchLimits::within(Duration::from_millis(200)))
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(!analysis.solved);
+    assert!(analysis.depth >= 2, "depth {}", analysis.depth);
+    assert!(board.is_legal(analysis.best_move));
+    assert_eq!(analysis.moves.len(), board.legal_moves().len());
+    assert_eq!(analysis.moves[0].tile, analysis.best_move);
+    assert_eq!(analysis.moves[0].value, analysis.value);
+    assert_eq!(analysis.moves[0].bound, MoveBound::Exact);
+    // The others were only proved no better than the best.
+    assert!(analysis.moves.iter().all(|m| m.value <= analysis.value));
+    assert!(analysis.moves.iter().any(|m| m.bound == MoveBound::AtMost));
+    assert_eq!(analysis.principal_variation[0], analysis.best_move);
+    margin_along(&board, &analysis.principal_variation); // panics if illegal
+}
+
+#[test]
+fn a_12x12_board_is_answered_within_its_deadline() {
+    let mut rng = StdRng::seed_from_u64(12);
+    let board = Board::shuffled(12, &mut rng).unwrap();
+    let started = Instant::now();
+    let analysis = NumberSquareSolver::default()
+        .analyse(&board, &SearchLimits::within(Duration::from_millis(150)))
+        .unwrap();
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        started.elapsed()
+    );
+    assert!(board.is_legal(analysis.best_move));
+    assert_eq!(analysis.moves.len(), 44);
+}
+
+#[test]
+fn a_tiny_node_budget_still_gives_a_one_ply_answer() {
+    let mut rng = StdRng::seed_from_u64(1);
+    let board = Board::shuffled(10, &mut rng).unwrap();
+    let limits = SearchLimits::within(Duration::from_secs(10)).with_max_nodes(1);
+    let analysis = NumberSquareSolver::default()
+        .analyse(&board, &limits)
+        .unwrap();
+    assert_eq!(analysis.depth, 1);
+    assert!(!analysis.solved);
+    assert!(board.is_legal(analysis.best_move));
+    assert_eq!(analysis.moves.len(), board.legal_moves().len());
+}
+
+#[test]
+fn a_cancelled_search_stops_early() {
+    let mut rng = StdRng::seed_from_u64(3);
+    let board = Board::shuffled(8, &mut rng).unwrap();
+    let limits = SearchLimits::within(Duration::from_secs(30));
+    limits
+        .cancel_handle()
+        .store(true, std::sync::atomic::Ordering::Relaxed);
+    let started = Instant::now();
+    let analysis = NumberSquareSolver::default()
+        .analyse(&board, &limits)
+        .unwrap();
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(board.is_legal(analysis.best_move));
+}
+
+#[test]
+fn a_finished_board_has_no_analysis() {
+    let board = Board::from_rows(&[vec![Some(1), Some(2)], vec![Some(3), Some(4)]]).unwrap();
+    let one = board.play(Tile::new(0, 0)).unwrap().board;
+    let over = one.play(Tile::new(0, 1)).unwrap().board;
+    assert!(NumberSquareSolver::default()
+        .analyse(&over, &generous())
+        .is_none());
+}
+
+#[test]
+fn asking_again_reuses_the_memo_and_gives_the_same_answer() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let board = part_played(4, 0, &mut rng).unwrap();
+    let solver = NumberSquareSolver::default();
+    let first = solver.analyse(&board, &generous()).unwrap();
+    let second = solver.analyse(&board, &generous()).unwrap();
+    assert_eq!(first.value, second.value);
+    assert_eq!(first.moves, second.moves);
+    assert!(
+        second.nodes < first.nodes,
+        "{} vs {}",
+        second.nodes,
+        first.nodes
+    );
+    assert!(solver.memo_stats().hits > 0);
+}
+
+#[test]
+fn the_solver_can_be_shared_between_threads() {
+    fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<NumberSquareSolver>();
+    let solver = NumberSquareSolver::default();
+    let mut rng = StdRng::seed_from_u64(6);
+    let boards: Vec<Board> = (0..4).filter_map(|_| part_played(4, 1, &mut rng)).collect();
+    std::thread::scope(|scope| {
+        for board in &boards {
+            let solver = &solver;
+            scope.spawn(move || {
+                let analysis = solver.analyse(board, &generous()).unwrap();
+                check_against_reference(board, &analysis);
+            });
+        }
+    });
+}
