@@ -65,11 +65,7 @@ fn bench_4x4(c: &mut Criterion) {
     // Five moves in: about the most that plain minimax finishes in a second.
     let moves = 5;
     let board = played_in(&fresh, moves);
-    assert_eq!(
-        exact_search(&board),
-        Some(plain_minimax(&board)),
-        "same value"
-    );
+    assert_eq!(exact_search(&board), Some(plain_minimax(&board)), "same value");
     group.bench_function(format!("search_exact_{moves}_moves_in"), |b| {
         b.iter(|| black_box(exact_search(black_box(&board))))
     });

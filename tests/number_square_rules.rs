@@ -19,11 +19,7 @@ fn rows(values: &[&[i64]]) -> Rows {
 fn sketch(lines: &[&str]) -> Rows {
     lines
         .iter()
-        .map(|line| {
-            line.chars()
-                .map(|c| c.to_digit(10).map(|d| d as i64))
-                .collect()
-        })
+        .map(|line| line.chars().map(|c| c.to_digit(10).map(|d| d as i64)).collect())
         .collect()
 }
 
@@ -40,10 +36,7 @@ fn board(lines: &[&str]) -> Board {
 fn rejects_boards_smaller_than_two_or_larger_than_twelve() {
     for size in [0, 1, 13, 20] {
         let square: Rows = vec![vec![Some(1); size]; size];
-        assert_eq!(
-            Board::from_rows(&square),
-            Err(BoardError::BadSize { rows: size })
-        );
+        assert_eq!(Board::from_rows(&square), Err(BoardError::BadSize { rows: size }));
     }
     for size in [2, 7, 11, 12] {
         let square: Rows = vec![vec![Some(1); size]; size];
@@ -74,14 +67,7 @@ fn rejects_values_beyond_a_million_either_way_but_accepts_the_limits() {
     for value in [1_000_001, -1_000_001, i64::MAX, i64::MIN] {
         let wild = rows(&[&[1, 2], &[3, value]]);
         let error = Board::from_rows(&wild).unwrap_err();
-        assert_eq!(
-            error,
-            BoardError::ValueOutOfRange {
-                row: 1,
-                col: 1,
-                value
-            }
-        );
+        assert_eq!(error, BoardError::ValueOutOfRange { row: 1, col: 1, value });
         assert!(error.to_string().contains("board[1][1]"), "{error}");
     }
 }
@@ -89,10 +75,7 @@ fn rejects_values_beyond_a_million_either_way_but_accepts_the_limits() {
 #[test]
 fn rejects_a_board_with_every_tile_taken() {
     let taken: Rows = vec![vec![None; 3]; 3];
-    assert_eq!(
-        Board::from_rows(&taken),
-        Err(BoardError::GameOver(GameEnd::AllTaken))
-    );
+    assert_eq!(Board::from_rows(&taken), Err(BoardError::GameOver(GameEnd::AllTaken)));
 }
 
 #[test]
@@ -109,9 +92,7 @@ fn rejects_a_board_whose_taken_tiles_join_left_to_right_along_a_winding_path() {
     let rows = sketch(&["11111", "###11", "11#11", "11###", "11111"]);
     let error = Board::from_rows(&rows).unwrap_err();
     assert_eq!(error, BoardError::GameOver(GameEnd::LeftToRightPath));
-    assert!(error
-        .to_string()
-        .contains("left column to the right column"));
+    assert!(error.to_string().contains("left column to the right column"));
 }
 
 #[test]
@@ -269,10 +250,7 @@ impl Naive {
                     continue;
                 }
                 let edge = row == 0 || col == 0 || row + 1 == self.size || col + 1 == self.size;
-                let exposed = self
-                    .neighbours(row, col)
-                    .iter()
-                    .any(|&(r, c)| self.taken[r][c]);
+                let exposed = self.neighbours(row, col).iter().any(|&(r, c)| self.taken[r][c]);
                 if edge || exposed {
                     legal.push(Tile::new(row, col));
                 }
@@ -301,10 +279,7 @@ impl Naive {
     /// Depth-first search from each start tile through taken tiles.
     fn reaches(&self, starts: Vec<(usize, usize)>, goal: impl Fn(usize, usize) -> bool) -> bool {
         let mut seen = vec![vec![false; self.size]; self.size];
-        let mut stack: Vec<(usize, usize)> = starts
-            .into_iter()
-            .filter(|&(r, c)| self.taken[r][c])
-            .collect();
+        let mut stack: Vec<(usize, usize)> = starts.into_iter().filter(|&(r, c)| self.taken[r][c]).collect();
         while let Some((r, c)) = stack.pop() {
             if seen[r][c] {
                 continue;
@@ -360,8 +335,8 @@ fn random_playouts_on_every_size_agree_with_the_naive_rules() {
             let reparsed = Board::from_rows(&board.rows());
             assert_eq!(reparsed.is_ok(), !board.is_over());
         }
-        let taken_values: i64 = (1..=(size * size) as i64).sum::<i64>()
-            - board.rows().into_iter().flatten().flatten().sum::<i64>();
+        let taken_values: i64 =
+            (1..=(size * size) as i64).sum::<i64>() - board.rows().into_iter().flatten().flatten().sum::<i64>();
         assert_eq!(taken_values, total);
     }
 }

@@ -88,9 +88,7 @@ impl Reference {
                     || c == 0
                     || r + 1 == n
                     || c + 1 == n
-                    || self
-                        .neighbours(r, c)
-                        .any(|(nr, nc)| self.taken(open, nr, nc))
+                    || self.neighbours(r, c).any(|(nr, nc)| self.taken(open, nr, nc))
             })
             .collect()
     }
@@ -104,8 +102,7 @@ impl Reference {
     ) -> bool {
         let n = self.size;
         let mut seen = [false; 144];
-        let mut stack: Vec<(usize, usize)> =
-            starts.filter(|&(r, c)| self.taken(open, r, c)).collect();
+        let mut stack: Vec<(usize, usize)> = starts.filter(|&(r, c)| self.taken(open, r, c)).collect();
         while let Some((r, c)) = stack.pop() {
             if std::mem::replace(&mut seen[r * n + c], true) {
                 continue;
@@ -113,10 +110,7 @@ impl Reference {
             if goal(r, c) {
                 return true;
             }
-            stack.extend(
-                self.neighbours(r, c)
-                    .filter(|&(nr, nc)| self.taken(open, nr, nc)),
-            );
+            stack.extend(self.neighbours(r, c).filter(|&(nr, nc)| self.taken(open, nr, nc)));
         }
         false
     }
@@ -152,11 +146,7 @@ impl Reference {
     fn move_value(&mut self, open: u64, i: usize) -> i64 {
         let (r, c) = self.open[i];
         let child = open & !(1 << i);
-        let rest = if self.over(child) {
-            0
-        } else {
-            self.value(child)
-        };
+        let rest = if self.over(child) { 0 } else { self.value(child) };
         self.values[r][c] - rest
     }
 
@@ -178,11 +168,7 @@ impl Reference {
 fn random_grid(size: usize, rng: &mut StdRng) -> Grid {
     let spread = rng.gen_range(1..=30);
     (0..size)
-        .map(|_| {
-            (0..size)
-                .map(|_| Some(rng.gen_range(-spread..=spread)))
-                .collect()
-        })
+        .map(|_| (0..size).map(|_| Some(rng.gen_range(-spread..=spread))).collect())
         .collect()
 }
 
@@ -214,10 +200,7 @@ fn check_against_reference(board: &Board, analysis: &Analysis) {
         .find(|&&(tile, _)| tile == analysis.best_move)
         .map(|&(_, v)| v);
     assert_eq!(best, Some(expected_value), "best move value, {context}");
-    assert!(
-        analysis.moves.iter().all(|m| m.bound == MoveBound::Exact),
-        "{context}"
-    );
+    assert!(analysis.moves.iter().all(|m| m.bound == MoveBound::Exact), "{context}");
     let mut got: Vec<(Tile, i64)> = analysis.moves.iter().map(|m| (m.tile, m.value)).collect();
     got.sort();
     let mut expected = expected_moves;
@@ -232,11 +215,7 @@ fn margin_along(board: &Board, line: &[Tile]) -> Option<i64> {
     let mut margin = 0;
     for (ply, &tile) in line.iter().enumerate() {
         let played = board.play(tile).expect("the line is legal");
-        margin += if ply % 2 == 0 {
-            played.points
-        } else {
-            -played.points
-        };
+        margin += if ply % 2 == 0 { played.points } else { -played.points };
         board = played.board;
     }
     board.is_over().then_some(margin)
@@ -251,19 +230,13 @@ fn solves_two_hundred_and_forty_random_4x4_boards_like_the_reference() {
     let mut fresh = 0;
     while checked < 240 {
         // Fresh boards and boards up to 7 moves in.
-        let moves = if checked % 3 == 0 {
-            0
-        } else {
-            rng.gen_range(1..=7)
-        };
+        let moves = if checked % 3 == 0 { 0 } else { rng.gen_range(1..=7) };
         let Some(board) = part_played(4, moves, &mut rng) else {
             continue;
         };
         // A fresh solver each time, so no answer comes from a memo that an
         // earlier board filled.
-        let analysis = NumberSquareSolver::new(1 << 16)
-            .analyse(&board, &generous())
-            .unwrap();
+        let analysis = NumberSquareSolver::new(1 << 16).analyse(&board, &generous()).unwrap();
         check_against_reference(&board, &analysis);
         checked += 1;
         fresh += usize::from(moves == 0);
@@ -305,11 +278,7 @@ fn endgame(size: usize, band: usize, rng: &mut StdRng) -> Board {
     let grid = random_grid(size, rng);
     let open = |r: usize, c: usize| (r + c).abs_diff(size - 1) <= band;
     let rows: Grid = (0..size)
-        .map(|r| {
-            (0..size)
-                .map(|c| if open(r, c) { grid[r][c] } else { None })
-                .collect()
-        })
+        .map(|r| (0..size).map(|c| if open(r, c) { grid[r][c] } else { None }).collect())
         .collect();
     Board::from_rows(&rows).expect("the anti-diagonal band blocks every path")
 }
@@ -346,10 +315,7 @@ fn a_solved_principal_variation_is_legal_and_earns_the_value() {
             complete_lines += 1;
         }
     }
-    assert!(
-        complete_lines >= 30,
-        "only {complete_lines} lines reached the end"
-    );
+    assert!(complete_lines >= 30, "only {complete_lines} lines reached the end");
 }
 
 // ---------------------------------------------------------------- limits
@@ -404,9 +370,7 @@ fn a_tiny_node_budget_still_gives_a_one_ply_answer() {
     let mut rng = StdRng::seed_from_u64(1);
     let board = Board::shuffled(10, &mut rng).unwrap();
     let limits = SearchLimits::within(Duration::from_secs(10)).with_max_nodes(1);
-    let analysis = NumberSquareSolver::default()
-        .analyse(&board, &limits)
-        .unwrap();
+    let analysis = NumberSquareSolver::default().analyse(&board, &limits).unwrap();
     assert_eq!(analysis.depth, 1);
     assert!(!analysis.solved);
     assert!(board.is_legal(analysis.best_move));
@@ -418,13 +382,9 @@ fn a_cancelled_search_stops_early() {
     let mut rng = StdRng::seed_from_u64(3);
     let board = Board::shuffled(8, &mut rng).unwrap();
     let limits = SearchLimits::within(Duration::from_secs(30));
-    limits
-        .cancel_handle()
-        .store(true, std::sync::atomic::Ordering::Relaxed);
+    limits.cancel_handle().store(true, std::sync::atomic::Ordering::Relaxed);
     let started = Instant::now();
-    let analysis = NumberSquareSolver::default()
-        .analyse(&board, &limits)
-        .unwrap();
+    let analysis = NumberSquareSolver::default().analyse(&board, &limits).unwrap();
     assert!(started.elapsed() < Duration::from_secs(5));
     assert!(board.is_legal(analysis.best_move));
 }
@@ -434,9 +394,7 @@ fn a_finished_board_has_no_analysis() {
     let board = Board::from_rows(&[vec![Some(1), Some(2)], vec![Some(3), Some(4)]]).unwrap();
     let one = board.play(Tile::new(0, 0)).unwrap().board;
     let over = one.play(Tile::new(0, 1)).unwrap().board;
-    assert!(NumberSquareSolver::default()
-        .analyse(&over, &generous())
-        .is_none());
+    assert!(NumberSquareSolver::default().analyse(&over, &generous()).is_none());
 }
 
 #[test]
@@ -448,12 +406,7 @@ fn asking_again_reuses_the_memo_and_gives_the_same_answer() {
     let second = solver.analyse(&board, &generous()).unwrap();
     assert_eq!(first.value, second.value);
     assert_eq!(first.moves, second.moves);
-    assert!(
-        second.nodes < first.nodes,
-        "{} vs {}",
-        second.nodes,
-        first.nodes
-    );
+    assert!(second.nodes < first.nodes, "{} vs {}", second.nodes, first.nodes);
     assert!(solver.memo_stats().hits > 0);
 }
 

@@ -5,9 +5,7 @@ use std::time::Duration;
 use kibitz::games::number_square::{Board, GameEnd, Tile};
 use kibitz::solve::limits::SearchLimits;
 use kibitz::solve::number_square::NumberSquareSolver;
-use kibitz::strategies::number_square::{
-    lookahead2, lookahead2_scores, play_game, random, PlayError,
-};
+use kibitz::strategies::number_square::{lookahead2, lookahead2_scores, play_game, random, PlayError};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -53,12 +51,7 @@ fn lookahead2_scores_every_legal_tile_by_the_papers_formula() {
         let tiles: Vec<Tile> = scores.iter().map(|&(t, _)| t).collect();
         assert_eq!(tiles, board.legal_moves());
         for (tile, score) in scores {
-            assert_eq!(
-                score,
-                paper_score(&board, tile),
-                "{tile:?} on {:?}",
-                board.rows()
-            );
+            assert_eq!(score, paper_score(&board, tile), "{tile:?} on {:?}", board.rows());
         }
         let best = scores_max(&board);
         assert_eq!(lookahead2(&board), Some(best));
@@ -90,11 +83,7 @@ fn lookahead2_takes_a_game_ending_tile_at_its_real_margin() {
     let scores = lookahead2_scores(&after);
     assert_eq!(
         scores,
-        vec![
-            (Tile::new(0, 1), 9),
-            (Tile::new(1, 0), 3),
-            (Tile::new(1, 1), 4 - 9),
-        ]
+        vec![(Tile::new(0, 1), 9), (Tile::new(1, 0), 3), (Tile::new(1, 1), 4 - 9),]
     );
     assert_eq!(lookahead2(&after), Some(Tile::new(0, 1)));
 }

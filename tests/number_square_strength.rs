@@ -20,10 +20,7 @@ use kibitz::solve::number_square::NumberSquareSolver;
 use kibitz::strategies::number_square::{deal, lookahead2, play_game};
 
 fn env_or(name: &str, default: u64) -> u64 {
-    std::env::var(name)
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
 /// 1 for a win, 0.5 for a draw, 0 for a loss, by the margin.

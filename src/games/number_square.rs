@@ -54,14 +54,8 @@ pub enum BoardError {
     #[error("board has {rows} rows, expected between {MIN_SIZE} and {MAX_SIZE} (an N x N board)")]
     BadSize { rows: usize },
     #[error("board row {row} has {len} tiles, expected {expected} (the board must be square)")]
-    RaggedRow {
-        row: usize,
-        len: usize,
-        expected: usize,
-    },
-    #[error(
-        "board[{row}][{col}] is {value}, expected an integer from -{MAX_ABS_VALUE} to {MAX_ABS_VALUE}"
-    )]
+    RaggedRow { row: usize, len: usize, expected: usize },
+    #[error("board[{row}][{col}] is {value}, expected an integer from -{MAX_ABS_VALUE} to {MAX_ABS_VALUE}")]
     ValueOutOfRange { row: usize, col: usize, value: i64 },
     #[error("the game is already over: {}", describe_end(*.0))]
     GameOver(GameEnd),
@@ -82,9 +76,7 @@ pub enum MoveError {
     OffBoard { row: usize, col: usize, size: usize },
     #[error("tile ({row}, {col}) is already taken")]
     AlreadyTaken { row: usize, col: usize },
-    #[error(
-        "tile ({row}, {col}) cannot be taken yet: it must be on the edge or next to a taken tile"
-    )]
+    #[error("tile ({row}, {col}) cannot be taken yet: it must be on the edge or next to a taken tile")]
     NotExposed { row: usize, col: usize },
     #[error("the game is already over: {}", describe_end(*.0))]
     GameOver(GameEnd),
@@ -140,18 +132,12 @@ impl Board {
                         taken = taken.or(Wide::single(row * size + col));
                         values.push(0);
                     }
-                    Some(value) if (-MAX_ABS_VALUE..=MAX_ABS_VALUE).contains(&value) => {
-                        values.push(value)
-                    }
+                    Some(value) if (-MAX_ABS_VALUE..=MAX_ABS_VALUE).contains(&value) => values.push(value),
                     Some(value) => return Err(BoardError::ValueOutOfRange { row, col, value }),
                 }
             }
         }
-        let board = Board {
-            size,
-            values,
-            taken,
-        };
+        let board = Board { size, values, taken };
         match board.end() {
             Some(end) => Err(BoardError::GameOver(end)),
             None => Ok(board),
@@ -181,11 +167,7 @@ impl Board {
     /// [`Board::from_rows`]).
     pub fn rows(&self) -> Vec<Vec<Option<i64>>> {
         (0..self.size)
-            .map(|row| {
-                (0..self.size)
-                    .map(|col| self.value_at(Tile::new(row, col)))
-                    .collect()
-            })
+            .map(|row| (0..self.size).map(|col| self.value_at(Tile::new(row, col))).collect())
             .collect()
     }
 
@@ -200,8 +182,7 @@ impl Board {
     }
 
     pub fn is_taken(&self, tile: Tile) -> bool {
-        self.index_of(tile)
-            .is_some_and(|index| self.taken.contains(index))
+        self.index_of(tile).is_some_and(|index| self.taken.contains(index))
     }
 
     pub fn taken_count(&self) -> usize {
@@ -442,22 +423,14 @@ impl TileBits for Wide {
             return if n == 0 { self } else { Wide::empty() };
         }
         let [a, b, c] = self.0;
-        Wide([
-            a << n,
-            (b << n) | (a >> (64 - n)),
-            (c << n) | (b >> (64 - n)),
-        ])
+        Wide([a << n, (b << n) | (a >> (64 - n)), (c << n) | (b >> (64 - n))])
     }
     fn shift_down(self, n: u32) -> Self {
         if n == 0 || n >= 64 {
             return if n == 0 { self } else { Wide::empty() };
         }
         let [a, b, c] = self.0;
-        Wide([
-            (a >> n) | (b << (64 - n)),
-            (b >> n) | (c << (64 - n)),
-            c >> n,
-        ])
+        Wide([(a >> n) | (b << (64 - n)), (b >> n) | (c << (64 - n)), c >> n])
     }
     fn is_empty(self) -> bool {
         self.0 == [0; 3]
@@ -514,9 +487,7 @@ impl<B: TileBits> Geometry<B> {
             tiles
                 .clone()
                 .filter(|&(row, col)| keep(row, col))
-                .fold(B::empty(), |set, (row, col)| {
-                    set.or(B::single(row * size + col))
-                })
+                .fold(B::empty(), |set, (row, col)| set.or(B::single(row * size + col)))
         };
         let last = size.saturating_sub(1);
         let top = mask(&|row, _| row == 0);
@@ -542,18 +513,12 @@ impl<B: TileBits> Geometry<B> {
         let westward = set.and_not(self.left).shift_down(1);
         let southward = set.shift_up(width);
         let northward = set.shift_down(width);
-        eastward
-            .or(westward)
-            .or(southward)
-            .or(northward)
-            .and(self.full)
+        eastward.or(westward).or(southward).or(northward).and(self.full)
     }
 
     /// The untaken tiles on the edge or next to a taken tile.
     pub fn legal(&self, taken: B) -> B {
-        self.full
-            .and_not(taken)
-            .and(self.border.or(self.neighbours(taken)))
+        self.full.and_not(taken).and(self.border.or(self.neighbours(taken)))
     }
 
     /// Every tile of `within` 4-connected (inside `within`) to `seeds`.

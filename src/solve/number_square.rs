@@ -215,10 +215,7 @@ impl NumberSquareSolver {
             depth,
             nodes: search.nodes,
             moves: listed_moves(board, &moves),
-            principal_variation: line
-                .iter()
-                .map(|&index| board.tile_of(index as usize))
-                .collect(),
+            principal_variation: line.iter().map(|&index| board.tile_of(index as usize)).collect(),
         })
     }
 }
@@ -247,11 +244,7 @@ struct Search<'a, B> {
 }
 
 impl<'a, B: TileBits> Search<'a, B> {
-    fn new(
-        board: &Board,
-        memo: &'a BoundedMemo<PositionKey, MemoEntry>,
-        limits: &'a SearchLimits,
-    ) -> Self {
+    fn new(board: &Board, memo: &'a BoundedMemo<PositionKey, MemoEntry>, limits: &'a SearchLimits) -> Self {
         let mut values = [0; MAX_TILES];
         let mut zobrist = [0; MAX_TILES];
         for (index, &value) in board.values().iter().enumerate().take(MAX_TILES) {
@@ -305,13 +298,7 @@ impl<'a, B: TileBits> Search<'a, B> {
     /// with a null window that only proves them no better than the best so
     /// far (a proof much cheaper than their exact value), searching one
     /// properly when it turns out better. `None` if the limits ran out.
-    fn root_iteration(
-        &mut self,
-        root: B,
-        fingerprint: u64,
-        depth: u32,
-        order: &[u8],
-    ) -> Option<Vec<RootMove>> {
+    fn root_iteration(&mut self, root: B, fingerprint: u64, depth: u32, order: &[u8]) -> Option<Vec<RootMove>> {
         let mut results = Vec::with_capacity(order.len());
         let mut best: Option<i64> = None;
         for &index in order {
@@ -352,19 +339,11 @@ impl<'a, B: TileBits> Search<'a, B> {
         let mut reply = match better_than {
             Some(best) => {
                 bound = MoveBound::AtMost;
-                self.negamax(
-                    child,
-                    child_fingerprint,
-                    depth - 1,
-                    points - best - 1,
-                    points - best,
-                    1,
-                )
+                self.negamax(child, child_fingerprint, depth - 1, points - best - 1, points - best, 1)
             }
             None => self.negamax(child, child_fingerprint, depth - 1, -INFINITY, INFINITY, 1),
         };
-        if bound == MoveBound::AtMost && better_than.is_some_and(|best| points - reply.value > best)
-        {
+        if bound == MoveBound::AtMost && better_than.is_some_and(|best| points - reply.value > best) {
             bound = MoveBound::Exact;
             reply = self.negamax(child, child_fingerprint, depth - 1, -INFINITY, INFINITY, 1);
         }
@@ -401,21 +380,10 @@ impl<'a, B: TileBits> Search<'a, B> {
 
     /// The value of a position still in play for the player to move, within
     /// the window (`alpha`, `beta`), fail-soft.
-    fn negamax(
-        &mut self,
-        taken: B,
-        fingerprint: u64,
-        depth: u32,
-        mut alpha: i64,
-        beta: i64,
-        ply: usize,
-    ) -> Score {
+    fn negamax(&mut self, taken: B, fingerprint: u64, depth: u32, mut alpha: i64, beta: i64, ply: usize) -> Score {
         self.nodes += 1;
         self.line_lengths[ply] = 0;
-        if self.may_abort
-            && self.nodes & (LIMIT_CHECK_INTERVAL - 1) == 0
-            && self.limits.exhausted(self.nodes)
-        {
+        if self.may_abort && self.nodes & (LIMIT_CHECK_INTERVAL - 1) == 0 && self.limits.exhausted(self.nodes) {
             self.aborted = true;
         }
         if self.aborted {
@@ -464,8 +432,7 @@ impl<'a, B: TileBits> Search<'a, B> {
                 // Principal variation search: prove this move no better
                 // than the best so far with a null window, and search it
                 // properly only if that fails.
-                let probe =
-                    self.search_move(taken, fingerprint, index, depth, alpha, alpha + 1, ply);
+                let probe = self.search_move(taken, fingerprint, index, depth, alpha, alpha + 1, ply);
                 if !self.aborted && probe.value > alpha && probe.value < beta {
                     self.search_move(taken, fingerprint, index, depth, alpha, beta, ply)
                 } else {
@@ -510,10 +477,7 @@ impl<'a, B: TileBits> Search<'a, B> {
         let mut first = [NO_MOVE; FIRST_MOVES];
         let mut count = 0;
         for candidate in [remembered, self.killers[ply]] {
-            if candidate != NO_MOVE
-                && legal.contains(candidate as usize)
-                && !first[..count].contains(&candidate)
-            {
+            if candidate != NO_MOVE && legal.contains(candidate as usize) && !first[..count].contains(&candidate) {
                 first[count] = candidate;
                 count += 1;
             }
@@ -622,15 +586,7 @@ impl<'a, B: TileBits> Search<'a, B> {
         }
     }
 
-    fn store(
-        &mut self,
-        taken: B,
-        fingerprint: u64,
-        score: Score,
-        bound: Bound,
-        depth: u32,
-        best_move: u8,
-    ) {
+    fn store(&mut self, taken: B, fingerprint: u64, score: Score, bound: Bound, depth: u32, best_move: u8) {
         let entry = MemoEntry {
             value: score.value,
             bound,
@@ -641,8 +597,7 @@ impl<'a, B: TileBits> Search<'a, B> {
             },
             best_move,
         };
-        self.local
-            .insert(self.local_hash(taken, fingerprint), entry);
+        self.local.insert(self.local_hash(taken, fingerprint), entry);
         if depth >= SHARED_MIN_DEPTH {
             self.memo.insert(self.key(taken, fingerprint), entry);
         }
@@ -706,9 +661,7 @@ struct LocalTable {
 impl LocalTable {
     /// Room for about `positions` entries, within [`LOCAL_TABLE_SLOTS`].
     fn with_room_for(positions: u64) -> Self {
-        let slots = positions
-            .clamp(1 << 10, LOCAL_TABLE_SLOTS as u64)
-            .next_power_of_two() as usize;
+        let slots = positions.clamp(1 << 10, LOCAL_TABLE_SLOTS as u64).next_power_of_two() as usize;
         Self {
             slots: vec![[0; 2]; slots],
             mask: slots - 1,
@@ -745,13 +698,7 @@ fn pack(entry: &MemoEntry) -> Option<u64> {
         Bound::Lower => 1,
         Bound::Upper => 2,
     };
-    Some(
-        value
-            | (entry.depth as u64) << 32
-            | bound << 40
-            | (entry.best_move as u64) << 48
-            | PACKED_IN_USE,
-    )
+    Some(value | (entry.depth as u64) << 32 | bound << 40 | (entry.best_move as u64) << 48 | PACKED_IN_USE)
 }
 
 fn unpack(packed: u64) -> Option<MemoEntry> {
@@ -783,13 +730,7 @@ fn listed_moves(board: &Board, moves: &[RootMove]) -> Vec<MoveValue> {
         })
         .collect();
     if let Some((_, others)) = listed.split_first_mut() {
-        others.sort_by_key(|m| {
-            (
-                std::cmp::Reverse(m.value),
-                m.bound != MoveBound::Exact,
-                m.tile,
-            )
-        });
+        others.sort_by_key(|m| (std::cmp::Reverse(m.value), m.bound != MoveBound::Exact, m.tile));
     }
     listed
 }
@@ -799,13 +740,9 @@ fn listed_moves(board: &Board, moves: &[RootMove]) -> Vec<MoveValue> {
 /// untaken tiles.
 fn expected_positions(board: &Board, limits: &SearchLimits) -> u64 {
     const POSITIONS_PER_SECOND: u64 = 4_000_000;
-    let time_left = limits
-        .deadline()
-        .saturating_duration_since(std::time::Instant::now());
+    let time_left = limits.deadline().saturating_duration_since(std::time::Instant::now());
     let by_time = (time_left.as_millis() as u64).saturating_mul(POSITIONS_PER_SECOND / 1000);
-    let by_board = 1u64
-        .checked_shl(board.remaining_count() as u32)
-        .unwrap_or(u64::MAX);
+    let by_board = 1u64.checked_shl(board.remaining_count() as u32).unwrap_or(u64::MAX);
     by_time.min(limits.max_nodes()).min(by_board)
 }
 

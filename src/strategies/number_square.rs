@@ -124,11 +124,7 @@ where
             });
         }
         let ply = moves.len();
-        let choice = if ply % 2 == 0 {
-            first(&board)
-        } else {
-            second(&board)
-        };
+        let choice = if ply % 2 == 0 { first(&board) } else { second(&board) };
         let tile = choice.ok_or(PlayError::NoMoveChosen { ply })?;
         let played = board
             .play(tile)
