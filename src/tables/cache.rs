@@ -32,7 +32,11 @@ pub struct PigTables {
     entries: Mutex<HashMap<PigRules, Entry>>,
     clock: AtomicU64,
     solves: AtomicU64,
+    solving: tokio::sync::Semaphore,
 }
+
+/// Tables loaded or solved at the same time, at most.
+const CONCURRENT_SOLVES: usize = 2;
 
 #[derive(Debug, thiserror::Error)]
 #[error("the table worker stopped before finishing: {0}")]
@@ -55,6 +59,7 @@ impl PigTables {
             entries: Mutex::new(HashMap::new()),
             clock: AtomicU64::new(0),
             solves: AtomicU64::new(0),
+            solving: tokio::sync::Semaphore::new(CONCURRENT_SOLVES),
         }
     }
 
@@ -119,7 +124,16 @@ impl PigTables {
         let slot = self.slot(&rules);
         let this = Arc::clone(self);
         slot.get_or_try_init(|| async move {
-            tokio::task::spawn_blocking(move || Arc::new(this.load_or_solve(&rules)))
+            // Tables in the making are not yet in the byte budget: bound how
+            // many are made at once, so a flood of distinct goals queues
+            // instead of exhausting memory.
+            let _permit = this
+                .solving
+                .acquire()
+                .await
+                .map_err(|e| TableWorkerError(e.to_string()))?;
+            let worker = Arc::clone(&this);
+            tokio::task::spawn_blocking(move || Arc::new(worker.load_or_solve(&rules)))
                 .await
                 .map_err(|e| TableWorkerError(e.to_string()))
         })
