@@ -6,6 +6,7 @@ pub mod cli;
 pub mod config;
 pub mod games;
 pub mod http;
+pub mod matches;
 pub mod solve;
 pub mod store;
 pub mod strategies;

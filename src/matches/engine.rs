@@ -1,0 +1,517 @@
+//! A match's life: create it (options validated, defaults filled in, the AI
+//! and the dice play first when they should), apply a person's move, let the
+//! AI and the dice answer until the match is finished or waiting for the
+//! person again.
+//!
+//! A [`Match`] is plain data that round-trips through JSON
+//! ([`Match::to_value`], [`Match::from_value`]); the store keeps it as text
+//! and reloads it on every request. Every die and every random choice of the
+//! AI comes from the RNG the caller passes, so with a seeded RNG (and search
+//! budgets that end by node count, not by the clock) a match is repeatable.
+//! The history is returned, not kept: each call hands back the entries it
+//! added, numbered on from [`Match::ply`]; the store adds their time.
+//!
+//! Every game is an adapter implementing [`MatchGame`]; a new game (Number
+//! Square) needs one more adapter and one more arm in the dispatch below.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use rand::RngCore;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::solve::ishitori::SubtractionSolver;
+use crate::solve::tictactoe::TicTacToeSolver;
+use crate::tables::cache::PigTables;
+
+use super::json::{field_error, Obj};
+use super::levels::{MAX_LEVEL, MIN_LEVEL};
+use super::{ishitori, nine_square, pig, tictactoe};
+
+/// Why a match could not be created or a move not applied. Every variant
+/// but [`MatchError::Corrupt`] and [`MatchError::Internal`] is the client's
+/// doing (422), and its message names the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MatchError {
+    #[error(
+        "game must be one of \"pig\", \"tictactoe\", \"ishitori\", \"number-square\", \"nine-square\" (got {0:?})"
+    )]
+    UnknownGame(String),
+    #[error("game \"{0}\" cannot be played as a match on this server yet")]
+    GameUnavailable(&'static str),
+    /// A field of the wrong type, out of range, or missing.
+    #[error("{field} {expected}")]
+    Field { field: String, expected: String },
+    #[error("{field} is not a known field; expected {known}")]
+    UnknownField { field: String, known: String },
+    /// The options break the game's rules (the game's own message).
+    #[error("options: {0}")]
+    Options(String),
+    /// The move is well formed but not legal here (the game's own message).
+    #[error("move: {0}")]
+    IllegalMove(String),
+    #[error("the match is finished; no more moves can be played")]
+    Finished,
+    /// A stored match that does not parse (500: the store's data is bad).
+    #[error("the stored match is not valid: {0}")]
+    Corrupt(String),
+    /// A solver broke its promise (500).
+    #[error("the AI could not move: {0}")]
+    Internal(String),
+}
+
+impl MatchError {
+    /// True for errors caused by the request (422); false for the server's.
+    pub fn is_client_error(&self) -> bool {
+        !matches!(self, MatchError::Corrupt(_) | MatchError::Internal(_))
+    }
+}
+
+/// The five games, spelled as in the API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GameKind {
+    Pig,
+    Tictactoe,
+    Ishitori,
+    NumberSquare,
+    NineSquare,
+}
+
+impl GameKind {
+    pub const ALL: [GameKind; 5] = [
+        GameKind::Pig,
+        GameKind::Tictactoe,
+        GameKind::Ishitori,
+        GameKind::NumberSquare,
+        GameKind::NineSquare,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameKind::Pig => "pig",
+            GameKind::Tictactoe => "tictactoe",
+            GameKind::Ishitori => "ishitori",
+            GameKind::NumberSquare => "number-square",
+            GameKind::NineSquare => "nine-square",
+        }
+    }
+
+    /// Whether this server can play matches of it.
+    pub fn is_available(self) -> bool {
+        self != GameKind::NumberSquare
+    }
+}
+
+impl fmt::Display for GameKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for GameKind {
+    type Err = MatchError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        GameKind::ALL
+            .into_iter()
+            .find(|g| g.as_str() == s)
+            .ok_or_else(|| MatchError::UnknownGame(s.chars().take(40).collect()))
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    InProgress,
+    Finished,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Actor {
+    Human,
+    Ai,
+    Dice,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Winner {
+    Human,
+    Ai,
+    Draw,
+}
+
+/// Final scores, for the games that keep score.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scores {
+    pub human: u32,
+    pub ai: u32,
+}
+
+/// `{"winner": ..., "scores": {"human", "ai"}}` (scores only where the game
+/// has them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchResult {
+    pub winner: Winner,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scores: Option<Scores>,
+}
+
+impl MatchResult {
+    pub(crate) fn from_scores(human: u32, ai: u32) -> MatchResult {
+        let winner = match human.cmp(&ai) {
+            std::cmp::Ordering::Greater => Winner::Human,
+            std::cmp::Ordering::Less => Winner::Ai,
+            std::cmp::Ordering::Equal => Winner::Draw,
+        };
+        MatchResult {
+            winner,
+            scores: Some(Scores { human, ai }),
+        }
+    }
+}
+
+/// One event. The HTTP layer adds `at` when it stores it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// 1 for the first entry; the match's `ply` is the last entry's.
+    pub ply: u64,
+    pub actor: Actor,
+    /// The move object (as a person would send it); null for a roll.
+    #[serde(rename = "move")]
+    pub mv: Option<Value>,
+    /// The die's face; null for a move.
+    pub roll: Option<u32>,
+}
+
+/// Who the AI is: `{"strategy": "best", "level": 1..10}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AiSpec {
+    pub strategy: String,
+    pub level: u8,
+}
+
+impl Default for AiSpec {
+    fn default() -> Self {
+        AiSpec {
+            strategy: "best".to_string(),
+            level: MAX_LEVEL,
+        }
+    }
+}
+
+impl AiSpec {
+    /// Strategies every game's matches accept. (The seed papers' simple AIs
+    /// could be added per game; today only the solver-backed one plays.)
+    pub const STRATEGIES: [&'static str; 1] = ["best"];
+
+    /// Reads the request's `ai` (absent or null: the default).
+    pub fn parse(value: Option<&Value>) -> Result<AiSpec, MatchError> {
+        let obj = Obj::new(value, "ai", true)?;
+        obj.only(&["strategy", "level"])?;
+        let strategy = obj.str("strategy")?.unwrap_or("best");
+        if !Self::STRATEGIES.contains(&strategy) {
+            return Err(field_error(
+                "ai.strategy",
+                format!("must be one of {:?}", Self::STRATEGIES),
+                &Value::String(strategy.to_string()),
+            ));
+        }
+        let level = match obj.int("level")? {
+            None => MAX_LEVEL,
+            Some(l) => u8::try_from(l)
+                .ok()
+                .filter(|l| (MIN_LEVEL..=MAX_LEVEL).contains(l))
+                .ok_or_else(|| {
+                    field_error(
+                        "ai.level",
+                        format!("must be an integer from {MIN_LEVEL} to {MAX_LEVEL}"),
+                        &json!(l),
+                    )
+                })?,
+        };
+        Ok(AiSpec {
+            strategy: strategy.to_string(),
+            level,
+        })
+    }
+
+    pub fn is_best(&self) -> bool {
+        self.level >= MAX_LEVEL
+    }
+}
+
+/// How hard the AI may think per move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchLimits {
+    /// The largest Pig goal (the server's `pig_max_goal`).
+    pub pig_max_goal: u32,
+    /// Tic-tac-toe: time and nodes per AI move (3x3 needs a fraction of a
+    /// millisecond; the node cap makes big boards repeatable).
+    pub tictactoe_time: Duration,
+    pub tictactoe_nodes: u64,
+    /// Ishitori: time per solver call (period detection; cached after).
+    pub ishitori_time: Duration,
+    /// Nine Square: time and nodes per AI turn.
+    pub nine_square_time: Duration,
+    pub nine_square_nodes: u64,
+}
+
+impl Default for MatchLimits {
+    fn default() -> Self {
+        MatchLimits {
+            pig_max_goal: 200,
+            tictactoe_time: Duration::from_millis(1000),
+            tictactoe_nodes: 2_000_000,
+            ishitori_time: Duration::from_millis(1000),
+            nine_square_time: Duration::from_millis(200),
+            nine_square_nodes: 30_000,
+        }
+    }
+}
+
+/// The solvers the AI uses (the server's shared ones) and its budgets.
+#[derive(Clone, Copy)]
+pub struct AiContext<'a> {
+    pub pig_tables: &'a PigTables,
+    pub tictactoe: &'a TicTacToeSolver,
+    pub ishitori: &'a SubtractionSolver,
+    pub limits: MatchLimits,
+}
+
+/// `POST /matches` as the HTTP layer reads it; everything but `game` may be
+/// absent. `options` and `ai` stay JSON so that their errors name the field.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+pub struct NewMatch {
+    pub game: String,
+    #[serde(default)]
+    pub options: Option<Value>,
+    #[serde(default)]
+    pub ai: Option<Value>,
+    #[serde(default)]
+    pub ai_first: Option<bool>,
+}
+
+/// A match without its history (see the module notes).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Match {
+    pub game: GameKind,
+    /// With every default filled in.
+    pub options: Value,
+    pub ai: AiSpec,
+    pub ai_first: bool,
+    pub status: Status,
+    /// The number of history entries so far.
+    pub ply: u64,
+    /// The game's state object as the API shows it (see the contract).
+    pub state: Value,
+    /// None while in progress.
+    pub result: Option<MatchResult>,
+}
+
+/// What a game adapter hands back after its part of a request.
+pub(crate) struct Progress {
+    pub state: Value,
+    pub result: Option<MatchResult>,
+}
+
+/// The history entries one request adds, numbered on from the match's ply.
+pub(crate) struct Log {
+    last_ply: u64,
+    entries: Vec<HistoryEntry>,
+}
+
+impl Log {
+    fn new(last_ply: u64) -> Log {
+        Log {
+            last_ply,
+            entries: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, actor: Actor, mv: Option<Value>, roll: Option<u32>) {
+        self.last_ply += 1;
+        self.entries.push(HistoryEntry {
+            ply: self.last_ply,
+            actor,
+            mv,
+            roll,
+        });
+    }
+
+    pub(crate) fn human(&mut self, mv: Value) {
+        self.push(Actor::Human, Some(mv), None);
+    }
+
+    pub(crate) fn ai(&mut self, mv: Value) {
+        self.push(Actor::Ai, Some(mv), None);
+    }
+
+    pub(crate) fn dice(&mut self, face: u32) {
+        self.push(Actor::Dice, None, Some(face));
+    }
+}
+
+/// One game's part in a match. The state a match stores between requests
+/// is the API's `state` object: a match in progress always waits for the
+/// person, so that object (with the options) says everything.
+pub(crate) trait MatchGame {
+    type Options;
+
+    /// Validates the request's options (absent: all defaults).
+    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
+    /// The options with every default filled in.
+    fn options_json(options: &Self::Options) -> Value;
+    /// The opening state; the AI and the dice play until the person is to move.
+    fn start(
+        options: &Self::Options,
+        ai: &AiSpec,
+        ai_first: bool,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+        log: &mut Log,
+    ) -> Result<Progress, MatchError>;
+    /// Applies the person's move to the stored state (refusing an illegal
+    /// one), then lets the AI and the dice answer.
+    fn play(
+        options: &Self::Options,
+        state: &Value,
+        mv: &Value,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+        log: &mut Log,
+    ) -> Result<Progress, MatchError>;
+}
+
+fn start_with<G: MatchGame>(
+    request: &NewMatch,
+    ai: &AiSpec,
+    ai_first: bool,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+    log: &mut Log,
+) -> Result<(Value, Progress), MatchError> {
+    let options = G::parse_options(request.options.as_ref(), ctx)?;
+    let progress = G::start(&options, ai, ai_first, ctx, rng, log)?;
+    Ok((G::options_json(&options), progress))
+}
+
+fn play_with<G: MatchGame>(
+    stored: &Match,
+    mv: &Value,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+    log: &mut Log,
+) -> Result<Progress, MatchError> {
+    let options =
+        G::parse_options(Some(&stored.options), ctx).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
+    G::play(&options, &stored.state, mv, &stored.ai, ctx, rng, log)
+}
+
+/// A state that fails to parse is the store's fault, not the client's.
+pub(crate) fn corrupt(error: MatchError) -> MatchError {
+    match error {
+        MatchError::Corrupt(_) => error,
+        other => MatchError::Corrupt(format!("state: {other}")),
+    }
+}
+
+impl Match {
+    /// A new match, after the AI's and the dice's opening moves (when the AI
+    /// goes first, or the person's die is rolled). Returns the match and the
+    /// history entries so far.
+    pub fn create(
+        request: &NewMatch,
+        ctx: &AiContext,
+        rng: &mut impl RngCore,
+    ) -> Result<(Match, Vec<HistoryEntry>), MatchError> {
+        let rng: &mut dyn RngCore = rng;
+        let game: GameKind = request.game.parse()?;
+        let ai = AiSpec::parse(request.ai.as_ref())?;
+        let ai_first = request.ai_first.unwrap_or(false);
+        let mut log = Log::new(0);
+        let (options, progress) = match game {
+            GameKind::Pig => start_with::<pig::PigMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
+            GameKind::Tictactoe => start_with::<tictactoe::TicTacToeMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
+            GameKind::Ishitori => start_with::<ishitori::IshitoriMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
+            GameKind::NineSquare => {
+                start_with::<nine_square::NineSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
+            }
+            GameKind::NumberSquare => return Err(MatchError::GameUnavailable(game.as_str())),
+        };
+        let m = Match {
+            game,
+            options,
+            ai,
+            ai_first,
+            status: if progress.result.is_some() {
+                Status::Finished
+            } else {
+                Status::InProgress
+            },
+            ply: log.last_ply,
+            state: progress.state,
+            result: progress.result,
+        };
+        Ok((m, log.entries))
+    }
+
+    /// Applies the person's `move` and the AI's and dice's answers. On
+    /// success returns the new history entries; on error the match is
+    /// unchanged. The caller checks the request's `ply` first.
+    pub fn play(
+        &mut self,
+        mv: &Value,
+        ctx: &AiContext,
+        rng: &mut impl RngCore,
+    ) -> Result<Vec<HistoryEntry>, MatchError> {
+        let rng: &mut dyn RngCore = rng;
+        if self.status == Status::Finished {
+            return Err(MatchError::Finished);
+        }
+        let mut log = Log::new(self.ply);
+        let progress = match self.game {
+            GameKind::Pig => play_with::<pig::PigMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::Tictactoe => play_with::<tictactoe::TicTacToeMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::Ishitori => play_with::<ishitori::IshitoriMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::NineSquare => play_with::<nine_square::NineSquareMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::NumberSquare => return Err(MatchError::GameUnavailable(self.game.as_str())),
+        };
+        self.status = if progress.result.is_some() {
+            Status::Finished
+        } else {
+            Status::InProgress
+        };
+        self.state = progress.state;
+        self.result = progress.result;
+        self.ply = log.last_ply;
+        Ok(log.entries)
+    }
+
+    pub fn to_value(&self) -> Value {
+        // Plain structs of strings, numbers and JSON values: cannot fail.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// Reloads a stored match. The options and state are checked again on
+    /// the next move.
+    pub fn from_value(value: Value) -> Result<Match, MatchError> {
+        let m: Match = serde_json::from_value(value).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        if !(MIN_LEVEL..=MAX_LEVEL).contains(&m.ai.level) {
+            return Err(MatchError::Corrupt(format!("ai.level {} is out of range", m.ai.level)));
+        }
+        if (m.status == Status::Finished) != m.result.is_some() {
+            return Err(MatchError::Corrupt("status and result disagree".to_string()));
+        }
+        Ok(m)
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.status == Status::Finished
+    }
+}

@@ -1,0 +1,22 @@
+//! Matches: whole games between a person and the AI, kept on the server.
+//!
+//! [`engine`] is a match's life without storage or HTTP: create one from
+//! the request, apply the person's moves, let the AI and the dice answer.
+//! [`levels`] is how an AI below level 10 makes its mistakes. Each game's
+//! adapter lives in its own file; Number Square needs one more such file
+//! (an implementation of `engine::MatchGame`) and one more arm in
+//! `Match::create` and `Match::play`.
+
+pub mod engine;
+pub mod levels;
+
+mod ishitori;
+mod json;
+mod nine_square;
+mod pig;
+mod tictactoe;
+
+pub use engine::{
+    Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Scores,
+    Status, Winner,
+};

@@ -1,0 +1,659 @@
+//! Matches without HTTP or storage: whole games of every game played to the
+//! end against the AI with a seeded RNG, illegal moves, the AI going first,
+//! and the difficulty levels.
+
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use kibitz::games::tictactoe::{GameResult, Position, TicTacToeError};
+use kibitz::matches::{Actor, AiContext, HistoryEntry, Match, MatchError, MatchLimits, NewMatch, Status, Winner};
+use kibitz::solve::ishitori::SubtractionSolver;
+use kibitz::solve::tictactoe::TicTacToeSolver;
+use kibitz::tables::cache::PigTables;
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+
+struct Solvers {
+    pig_tables: PigTables,
+    tictactoe: TicTacToeSolver,
+    ishitori: SubtractionSolver,
+}
+
+fn solvers() -> &'static Solvers {
+    static SOLVERS: OnceLock<Solvers> = OnceLock::new();
+    SOLVERS.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("kibitz-matches-engine-{}", std::process::id()));
+        Solvers {
+            pig_tables: PigTables::new(dir, 1 << 28),
+            tictactoe: TicTacToeSolver::new(1 << 16),
+            ishitori: SubtractionSolver::default(),
+        }
+    })
+}
+
+/// Budgets that end by node count (so that games repeat exactly), small
+/// enough for quick tests.
+fn ctx() -> AiContext<'static> {
+    let s = solvers();
+    AiContext {
+        pig_tables: &s.pig_tables,
+        tictactoe: &s.tictactoe,
+        ishitori: &s.ishitori,
+        limits: MatchLimits {
+            nine_square_time: Duration::from_secs(60),
+            nine_square_nodes: 1_500,
+            tictactoe_time: Duration::from_secs(60),
+            ..MatchLimits::default()
+        },
+    }
+}
+
+fn request(game: &str, options: Value, level: u8, ai_first: bool) -> NewMatch {
+    NewMatch {
+        game: game.to_string(),
+        options: Some(options),
+        ai: Some(json!({"strategy": "best", "level": level})),
+        ai_first: Some(ai_first),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// A person who plays random legal moves, reading only the match object.
+
+fn random_move(m: &Match, rng: &mut StdRng) -> Value {
+    match m.game.as_str() {
+        "pig" => {
+            let turn_total = m.state["turn_total"].as_u64().unwrap();
+            let hold = rng.gen_bool(0.2) || turn_total >= 25;
+            json!({"action": if hold { "hold" } else { "roll" }})
+        }
+        "tictactoe" => {
+            let rows = board(&m.state);
+            let empties: Vec<(usize, usize)> = cells_of(&rows)
+                .filter(|&(_, _, c)| c == '.')
+                .map(|(r, c, _)| (r, c))
+                .collect();
+            let (row, col) = *empties.choose(rng).unwrap();
+            json!({"row": row, "col": col})
+        }
+        "ishitori" => {
+            let heaps = heaps(&m.state);
+            let take: Vec<u64> = m.options["take"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_u64().unwrap())
+                .collect();
+            let mut legal = Vec::new();
+            for (heap, &size) in heaps.iter().enumerate() {
+                for &t in &take {
+                    if t <= size {
+                        legal.push(json!({"take": t, "heap": heap}));
+                    }
+                }
+            }
+            legal.choose(rng).unwrap().clone()
+        }
+        "nine-square" => {
+            let rows = board(&m.state);
+            let empties: Vec<Value> = cells_of(&rows)
+                .filter(|&(_, _, c)| c == '.')
+                .map(|(r, c, _)| json!({"row": r, "col": c}))
+                .collect();
+            let due = (m.state["dice"].as_u64().unwrap() as usize).min(empties.len());
+            let chosen: Vec<Value> = empties.choose_multiple(rng, due).cloned().collect();
+            json!({ "placements": chosen })
+        }
+        other => panic!("no random player for {other}"),
+    }
+}
+
+fn board(state: &Value) -> Vec<String> {
+    state["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_str().unwrap().to_string())
+        .collect()
+}
+
+fn cells_of(rows: &[String]) -> impl Iterator<Item = (usize, usize, char)> + '_ {
+    rows.iter()
+        .enumerate()
+        .flat_map(|(r, row)| row.chars().enumerate().map(move |(c, ch)| (r, c, ch)))
+}
+
+fn heaps(state: &Value) -> Vec<u64> {
+    match state.get("remaining") {
+        Some(n) => vec![n.as_u64().unwrap()],
+        None => state["heaps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_u64().unwrap())
+            .collect(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Playing a whole match, checking the invariants on every step.
+
+fn assert_round_trips(m: &Match) {
+    let text = serde_json::to_string(&m.to_value()).unwrap();
+    let back = Match::from_value(serde_json::from_str(&text).unwrap()).unwrap();
+    assert_eq!(&back, m);
+}
+
+fn assert_appends(history: &[HistoryEntry], fresh: &[HistoryEntry], m: &Match) {
+    let mut expected = history.last().map_or(1, |e| e.ply + 1);
+    for entry in fresh {
+        assert_eq!(entry.ply, expected, "plies are consecutive: {fresh:?}");
+        expected += 1;
+        match entry.actor {
+            Actor::Dice => assert!(entry.mv.is_none() && entry.roll.is_some(), "{entry:?}"),
+            _ => assert!(entry.mv.is_some() && entry.roll.is_none(), "{entry:?}"),
+        }
+    }
+    assert_eq!(m.ply, expected - 1, "the match's ply is its number of entries");
+}
+
+/// Plays `request` to the end with random legal moves; returns the final
+/// match and its whole history.
+fn play_out(request: &NewMatch, seed: u64) -> (Match, Vec<HistoryEntry>) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut person = StdRng::seed_from_u64(seed ^ 0xDEAD_BEEF);
+    let (mut m, mut history) = Match::create(request, &ctx(), &mut rng).unwrap();
+    assert_appends(&[], &history, &m);
+    assert_round_trips(&m);
+    for _ in 0..100_000 {
+        if m.status == Status::Finished {
+            assert_consistent(&m, &history);
+            return (m, history);
+        }
+        assert!(m.result.is_none());
+        let mv = random_move(&m, &mut person);
+        let fresh = m
+            .play(&mv, &ctx(), &mut rng)
+            .unwrap_or_else(|e| panic!("{mv} refused: {e}"));
+        assert_eq!(fresh.first().map(|e| e.actor), Some(Actor::Human));
+        assert_eq!(fresh[0].mv.as_ref(), Some(&mv), "the person's move is recorded as sent");
+        assert_appends(&history, &fresh, &m);
+        history.extend(fresh);
+        assert_round_trips(&m);
+    }
+    panic!("the match did not end");
+}
+
+fn assert_consistent(m: &Match, history: &[HistoryEntry]) {
+    let result = m.result.unwrap();
+    match m.game.as_str() {
+        "pig" => {
+            let goal = m.options["goal"].as_u64().unwrap();
+            let human = m.state["scores"]["human"].as_u64().unwrap();
+            let ai = m.state["scores"]["ai"].as_u64().unwrap();
+            let scores = result.scores.unwrap();
+            assert_eq!((u64::from(scores.human), u64::from(scores.ai)), (human, ai));
+            match result.winner {
+                Winner::Human => assert!(human >= goal && ai < goal),
+                Winner::Ai => assert!(ai >= goal && human < goal),
+                Winner::Draw => panic!("Pig has no draws"),
+            }
+            // Every roll decision is followed by its die.
+            for (i, e) in history.iter().enumerate() {
+                if e.mv.as_ref().is_some_and(|mv| mv["action"] == "roll") {
+                    assert_eq!(history[i + 1].actor, Actor::Dice);
+                }
+            }
+        }
+        "tictactoe" => {
+            let rows = board(&m.state);
+            let k = m.options["k"].as_u64().map(|k| k as usize);
+            let human = m.state["human_plays"].as_str().unwrap();
+            match Position::parse(&rows, k) {
+                Err(TicTacToeError::GameOver { result: over, .. }) => match (over, result.winner) {
+                    (GameResult::Draw, Winner::Draw) => {}
+                    (GameResult::Won(p), Winner::Human) => assert_eq!(p.to_string(), human),
+                    (GameResult::Won(p), Winner::Ai) => assert_ne!(p.to_string(), human),
+                    other => panic!("result {other:?} on {rows:?}"),
+                },
+                other => panic!("a finished match's board is finished: {other:?}"),
+            }
+            assert!(result.scores.is_none());
+        }
+        "ishitori" => {
+            let smallest = m.options["take"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_u64().unwrap())
+                .min()
+                .unwrap();
+            assert!(heaps(&m.state).iter().all(|&h| h < smallest), "no move is left");
+            let last_mover = history.iter().rev().find(|e| e.actor != Actor::Dice).unwrap().actor;
+            let misere = m.options["misere"].as_bool().unwrap();
+            let last_mover_won = !misere;
+            let expected = match (last_mover, last_mover_won) {
+                (Actor::Human, true) | (Actor::Ai, false) => Winner::Human,
+                _ => Winner::Ai,
+            };
+            assert_eq!(result.winner, expected);
+        }
+        "nine-square" => {
+            let rows = board(&m.state);
+            assert!(cells_of(&rows).all(|(_, _, c)| c != '.'), "the grid is full");
+            let human = m.state["human_plays"].as_str().unwrap();
+            let ai = if human == "X" { "O" } else { "X" };
+            let scores = result.scores.unwrap();
+            assert_eq!(u64::from(scores.human), m.state["score"][human].as_u64().unwrap());
+            assert_eq!(u64::from(scores.ai), m.state["score"][ai].as_u64().unwrap());
+            let expected = match scores.human.cmp(&scores.ai) {
+                std::cmp::Ordering::Greater => Winner::Human,
+                std::cmp::Ordering::Less => Winner::Ai,
+                std::cmp::Ordering::Equal => Winner::Draw,
+            };
+            assert_eq!(result.winner, expected);
+            // Every turn starts with its die.
+            for (i, e) in history.iter().enumerate() {
+                if e.actor != Actor::Dice {
+                    assert_eq!(history[i - 1].actor, Actor::Dice, "entry {i}");
+                }
+            }
+        }
+        other => panic!("unexpected game {other}"),
+    }
+}
+
+// ---------------------------------------------------------------------------
+
+#[test]
+fn whole_matches_of_every_game_play_to_a_consistent_end() {
+    let games = [
+        ("pig", json!({"goal": 30})),
+        ("pig", json!({"goal": 25, "die_sides": 4, "variant": "progressive"})),
+        ("tictactoe", json!({})),
+        ("tictactoe", json!({"rows": 4, "cols": 4, "k": 3})),
+        ("ishitori", json!({})),
+        (
+            "ishitori",
+            json!({"remaining": "40", "take": [1, 3, 4], "misere": false}),
+        ),
+        ("ishitori", json!({"heaps": [5, 7, 3], "misere": true})),
+        ("ishitori", json!({"heaps": [6, 9], "take": [2, 3], "misere": false})),
+        ("nine-square", json!({})),
+    ];
+    for (game, options) in games {
+        for (seed, level, ai_first) in [(1, 10, false), (2, 10, true), (3, 1, false), (4, 5, true)] {
+            let request = request(game, options.clone(), level, ai_first);
+            let (m, _) = play_out(&request, seed);
+            assert_eq!(m.ai.level, level);
+            assert!(m.ai_first == ai_first);
+        }
+    }
+}
+
+#[test]
+fn defaults_are_filled_in() {
+    let mut rng = StdRng::seed_from_u64(1);
+    let bare = |game: &str| NewMatch {
+        game: game.to_string(),
+        ..NewMatch::default()
+    };
+    let (m, history) = Match::create(&bare("pig"), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.options, json!({"goal": 100, "die_sides": 6, "variant": "standard"}));
+    assert_eq!((m.ai.strategy.as_str(), m.ai.level, m.ai_first), ("best", 10, false));
+    assert_eq!(
+        m.state,
+        json!({"scores": {"human": 0, "ai": 0}, "turn_total": 0, "last_roll": null})
+    );
+    assert!(history.is_empty() && m.ply == 0);
+    let value = m.to_value();
+    assert_eq!(value["status"], "in_progress");
+    assert_eq!(value["result"], Value::Null);
+
+    let (m, _) = Match::create(&bare("tictactoe"), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.options, json!({"rows": 3, "cols": 3, "k": 3}));
+    assert_eq!(m.state, json!({"board": ["...", "...", "..."], "human_plays": "X"}));
+
+    let (m, _) = Match::create(&bare("ishitori"), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.options, json!({"remaining": 21, "take": [1, 2, 3], "misere": true}));
+    assert_eq!(m.state, json!({"remaining": 21}));
+
+    let (m, history) = Match::create(&bare("nine-square"), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.options, json!({}));
+    let dice = m.state["dice"].as_u64().unwrap();
+    assert!((1..=6).contains(&dice));
+    assert_eq!(m.state["human_plays"], "X");
+    assert_eq!(m.state["score"], json!({"X": 0, "O": 0}));
+    // The person's die is already rolled, and recorded.
+    assert_eq!(history.len(), 1);
+    assert_eq!((history[0].actor, history[0].roll), (Actor::Dice, Some(dice as u32)));
+    assert_eq!(m.ply, 1);
+}
+
+#[test]
+fn a_default_pig_match_against_the_best_ai_plays_to_the_end() {
+    let (m, history) = play_out(&request("pig", json!({}), 10, false), 99);
+    assert!(history.len() > 10);
+    assert!(m.result.unwrap().scores.is_some());
+}
+
+#[test]
+fn the_ai_can_go_first() {
+    let mut rng = StdRng::seed_from_u64(5);
+    let (m, history) = Match::create(&request("tictactoe", json!({}), 10, true), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.state["human_plays"], "O");
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0].actor, Actor::Ai);
+    let placed = board(&m.state).concat();
+    assert_eq!(placed.matches('X').count(), 1);
+
+    let (m, history) = Match::create(&request("pig", json!({"goal": 30}), 10, true), &ctx(), &mut rng).unwrap();
+    assert_eq!(history[0].actor, Actor::Ai);
+    assert_eq!(history[0].mv, Some(json!({"action": "roll"})));
+    assert_eq!(history[1].actor, Actor::Dice);
+    assert_eq!(m.state["turn_total"], 0);
+    let last = history.iter().rev().find(|e| e.actor == Actor::Dice).unwrap();
+    assert_eq!(m.state["last_roll"], json!(last.roll));
+
+    let (m, history) = Match::create(&request("ishitori", json!({}), 10, true), &ctx(), &mut rng).unwrap();
+    // 21 stones, take 1-3, last stone loses: 21 = 1 mod 4 loses for the
+    // player to move, who then takes the smallest amount.
+    assert_eq!(history.len(), 1);
+    assert_eq!(history[0].mv, Some(json!({"take": 1, "heap": 0})));
+    assert_eq!(m.state, json!({"remaining": 20}));
+
+    let (m, history) = Match::create(&request("nine-square", json!({}), 10, true), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.state["human_plays"], "O");
+    let actors: Vec<Actor> = history.iter().map(|e| e.actor).collect();
+    assert_eq!(actors, [Actor::Dice, Actor::Ai, Actor::Dice]);
+    let ai_marks = history[1].mv.as_ref().unwrap()["placements"].as_array().unwrap().len();
+    assert_eq!(ai_marks as u32, history[0].roll.unwrap());
+}
+
+#[test]
+fn matches_are_repeatable_with_a_seeded_rng() {
+    for (game, options) in [
+        ("pig", json!({"goal": 30})),
+        ("nine-square", json!({})),
+        ("tictactoe", json!({})),
+    ] {
+        let request = request(game, options, 4, false);
+        assert_eq!(play_out(&request, 17), play_out(&request, 17), "{game}");
+    }
+}
+
+fn created(game: &str, options: Value, seed: u64) -> Match {
+    let mut rng = StdRng::seed_from_u64(seed);
+    Match::create(&request(game, options, 10, false), &ctx(), &mut rng)
+        .unwrap()
+        .0
+}
+
+fn assert_refused(m: &Match, mv: Value, needle: &str) {
+    let mut copy = m.clone();
+    let mut rng = StdRng::seed_from_u64(0);
+    let err = copy
+        .play(&mv, &ctx(), &mut rng)
+        .expect_err(&format!("{mv} should be refused"));
+    assert!(err.is_client_error(), "{err}");
+    assert!(
+        err.to_string().contains(needle),
+        "{mv}: {err} should mention {needle:?}"
+    );
+    assert_eq!(&copy, m, "a refused move changes nothing");
+}
+
+#[test]
+fn illegal_and_malformed_moves_are_refused_and_change_nothing() {
+    let pig = created("pig", json!({"goal": 30}), 1);
+    assert_refused(&pig, json!({"action": "pass"}), "move.action");
+    assert_refused(&pig, json!({}), "move.action");
+    assert_refused(&pig, json!({"action": "roll", "extra": 1}), "move.extra");
+    assert_refused(&pig, json!("roll"), "move");
+    assert_refused(&pig, Value::Null, "move");
+
+    let mut ttt = created("tictactoe", json!({}), 1);
+    assert_refused(&ttt, json!({"row": 3, "col": 0}), "off the board");
+    assert_refused(&ttt, json!({"row": -1, "col": 0}), "move.row");
+    assert_refused(&ttt, json!({"row": 0.5, "col": 0}), "move.row");
+    assert_refused(&ttt, json!({"row": 0}), "move.col");
+    let mut rng = StdRng::seed_from_u64(2);
+    ttt.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap();
+    assert_refused(&ttt, json!({"row": 1, "col": 1}), "already taken");
+
+    let ish = created("ishitori", json!({"heaps": [2, 5]}), 1);
+    assert_refused(&ish, json!({"take": 4}), "not allowed");
+    assert_refused(&ish, json!({"take": 3, "heap": 0}), "holds only 2");
+    assert_refused(&ish, json!({"take": 1, "heap": 2}), "no heap 2");
+    assert_refused(&ish, json!({"take": -1}), "move.take");
+    assert_refused(&ish, json!({"heap": 1}), "move.take");
+
+    let nine = created("nine-square", json!({}), 1);
+    let due = nine.state["dice"].as_u64().unwrap() as usize;
+    let cells = |n: usize| -> Vec<Value> { (0..n).map(|i| json!({"row": i / 9, "col": i % 9})).collect() };
+    assert_refused(&nine, json!({"placements": cells(due + 1)}), "exactly");
+    if due > 1 {
+        assert_refused(&nine, json!({"placements": cells(due - 1)}), "exactly");
+        let mut twice = cells(due);
+        twice[1] = twice[0].clone();
+        assert_refused(&nine, json!({ "placements": twice }), "given twice");
+    }
+    let mut off = cells(due);
+    off[0] = json!({"row": 9, "col": 0});
+    assert_refused(&nine, json!({ "placements": off }), "off the 9 x 9 grid");
+    assert_refused(
+        &nine,
+        json!({"placements": [{"row": "a", "col": 0}]}),
+        "move.placements[0].row",
+    );
+    assert_refused(&nine, json!({"placements": 3}), "move.placements");
+}
+
+#[test]
+fn a_finished_match_takes_no_more_moves() {
+    let (mut m, _) = play_out(&request("ishitori", json!({"remaining": 9}), 10, false), 3);
+    let before = m.clone();
+    let mut rng = StdRng::seed_from_u64(0);
+    assert_eq!(m.play(&json!({"take": 1}), &ctx(), &mut rng), Err(MatchError::Finished));
+    assert_eq!(m, before);
+}
+
+#[test]
+fn bad_requests_name_the_field() {
+    let mut rng = StdRng::seed_from_u64(1);
+    let cases = [
+        (request("chess", json!({}), 10, false), "game"),
+        (request("number-square", json!({}), 10, false), "number-square"),
+        (request("pig", json!({"goal": 0}), 10, false), "goal"),
+        (request("pig", json!({"goal": 100000}), 10, false), "goal"),
+        (request("pig", json!({"die_sides": 1}), 10, false), "die_sides"),
+        (request("pig", json!({"variant": "fast"}), 10, false), "variant"),
+        (request("pig", json!({"goal": "ten"}), 10, false), "options.goal"),
+        (request("pig", json!({"gaol": 10}), 10, false), "options.gaol"),
+        (request("pig", json!([1]), 10, false), "options"),
+        (request("tictactoe", json!({"rows": 0}), 10, false), "rows"),
+        (
+            request("tictactoe", json!({"rows": 3, "cols": 3, "k": 4}), 10, false),
+            "k",
+        ),
+        (request("tictactoe", json!({"rows": -3}), 10, false), "options.rows"),
+        (
+            request("ishitori", json!({"remaining": 5, "heaps": [1]}), 10, false),
+            "remaining",
+        ),
+        (request("ishitori", json!({"remaining": 0}), 10, false), "game is over"),
+        (request("ishitori", json!({"take": []}), 10, false), "take"),
+        (request("ishitori", json!({"take": [2, 2]}), 10, false), "take"),
+        (
+            request("ishitori", json!({"remaining": "12x"}), 10, false),
+            "options.remaining",
+        ),
+        (request("nine-square", json!({"size": 9}), 10, false), "options.size"),
+        (request("pig", json!({}), 0, false), "ai.level"),
+        (request("pig", json!({}), 11, false), "ai.level"),
+    ];
+    for (req, needle) in cases {
+        let err = Match::create(&req, &ctx(), &mut rng).unwrap_err();
+        assert!(err.is_client_error());
+        assert!(
+            err.to_string().contains(needle),
+            "{req:?}: {err} should mention {needle:?}"
+        );
+    }
+    let odd_ai = NewMatch {
+        game: "pig".to_string(),
+        ai: Some(json!({"strategy": "telepathy"})),
+        ..NewMatch::default()
+    };
+    assert!(Match::create(&odd_ai, &ctx(), &mut rng)
+        .unwrap_err()
+        .to_string()
+        .contains("ai.strategy"));
+}
+
+#[test]
+fn stored_garbage_is_refused_without_panicking() {
+    let good = created("tictactoe", json!({}), 1).to_value();
+    let mut rng = StdRng::seed_from_u64(0);
+    let mut variants = vec![json!(null), json!({}), json!([1, 2])];
+    for (key, bad) in [
+        ("state", json!({"board": ["XXX", "...", "..."], "human_plays": "O"})),
+        ("state", json!({"board": 5})),
+        ("options", json!({"rows": 99})),
+        ("game", json!("checkers")),
+        ("ply", json!(-1)),
+    ] {
+        let mut v = good.clone();
+        v[key] = bad;
+        variants.push(v);
+    }
+    for v in variants {
+        if let Ok(mut m) = Match::from_value(v.clone()) {
+            let err = m.play(&json!({"row": 0, "col": 0}), &ctx(), &mut rng).unwrap_err();
+            assert!(!err.is_client_error(), "{v}: {err}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Levels.
+
+#[test]
+fn tictactoe_at_level_ten_never_loses() {
+    for seed in 0..150u64 {
+        let (m, _) = play_out(&request("tictactoe", json!({}), 10, seed % 2 == 0), 1000 + seed);
+        assert_ne!(m.result.unwrap().winner, Winner::Human, "seed {seed}: {:?}", m.state);
+    }
+}
+
+/// The person (O) plays (2,2); the AI (X) can then win at once at (0,2),
+/// and only there: its other two moves draw or lose.
+const WIN_IN_ONE: [&str; 3] = ["XX.", "OOX", "..."];
+
+fn a_win_in_one(level: u8, seed: u64) -> bool {
+    let stored = json!({
+        "game": "tictactoe",
+        "options": {"rows": 3, "cols": 3, "k": 3},
+        "ai": {"strategy": "best", "level": level},
+        "ai_first": true,
+        "status": "in_progress",
+        "ply": 5,
+        "state": {"board": WIN_IN_ONE, "human_plays": "O"},
+        "result": null
+    });
+    let mut m = Match::from_value(stored).unwrap();
+    let mut rng = StdRng::seed_from_u64(seed);
+    let fresh = m.play(&json!({"row": 2, "col": 2}), &ctx(), &mut rng).unwrap();
+    assert_eq!(fresh[0].ply, 6);
+    fresh[1].mv == Some(json!({"row": 0, "col": 2}))
+}
+
+#[test]
+fn the_win_in_one_position_has_one_winning_move() {
+    let position = Position::parse(&["XX.", "OOX", "..O"], None).unwrap();
+    let limits = kibitz::solve::limits::SearchLimits::within(Duration::from_secs(10));
+    let analysis = solvers().tictactoe.analyse(&position, &limits);
+    let wins: Vec<usize> = analysis
+        .moves
+        .iter()
+        .filter(|m| m.outcome == Some(kibitz::solve::tictactoe::Outcome::Win))
+        .map(|m| m.index)
+        .collect();
+    assert_eq!(wins, [2]);
+    assert_eq!(analysis.moves.len(), 3);
+}
+
+#[test]
+fn level_one_is_weaker_than_level_ten_but_not_random() {
+    let trials = 300usize;
+    let taken = |level: u8| (0..trials as u64).filter(|&s| a_win_in_one(level, s)).count();
+    assert_eq!(taken(10), trials, "level 10 always wins at once");
+    let weak = taken(1);
+    // Three empty cells: a random player would take the win a third of the time.
+    assert!(weak > trials / 2, "level 1 usually sees a win in one: {weak}/{trials}");
+    assert!(weak < trials, "level 1 sometimes misses it: {weak}/{trials}");
+
+    // Against the same random person, level 1 wins fewer tic-tac-toe games.
+    let ai_wins = |level: u8| {
+        (0..200u64)
+            .filter(|&seed| {
+                let (m, _) = play_out(&request("tictactoe", json!({}), level, true), 5000 + seed);
+                m.result.unwrap().winner == Winner::Ai
+            })
+            .count()
+    };
+    let (strong, weak) = (ai_wins(10), ai_wins(1));
+    assert!(weak < strong, "level 1 won {weak}, level 10 {strong}");
+    assert!(
+        weak > 100,
+        "level 1 still wins most games against random play: {weak}/200"
+    );
+}
+
+#[test]
+fn pig_level_one_usually_holds_when_holding_wins() {
+    // Scores 26 to 0 in a game to 30: once the AI's turn total reaches 4,
+    // holding wins. Count how often it holds at its first such chance.
+    let holds = |level: u8| {
+        let mut held = 0;
+        let mut chances = 0;
+        for seed in 0..200u64 {
+            let stored = json!({
+                "game": "pig",
+                "options": {"goal": 30, "die_sides": 6, "variant": "standard"},
+                "ai": {"strategy": "best", "level": level},
+                "ai_first": false,
+                "status": "in_progress",
+                "ply": 0,
+                "state": {"scores": {"human": 0, "ai": 26}, "turn_total": 0, "last_roll": null},
+                "result": null
+            });
+            let mut m = Match::from_value(stored).unwrap();
+            let mut rng = StdRng::seed_from_u64(seed);
+            let fresh = m.play(&json!({"action": "hold"}), &ctx(), &mut rng).unwrap();
+            let mut turn_total = 0;
+            for e in &fresh[1..] {
+                match (e.actor, e.roll) {
+                    (Actor::Dice, Some(1)) => break,
+                    (Actor::Dice, Some(face)) => turn_total += face,
+                    (Actor::Ai, _) if turn_total >= 4 => {
+                        chances += 1;
+                        if e.mv == Some(json!({"action": "hold"})) {
+                            held += 1;
+                        }
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        (held, chances)
+    };
+    let (held, chances) = holds(10);
+    assert!(chances > 100);
+    assert_eq!(held, chances);
+    let (held, chances) = holds(1);
+    assert!(held * 2 > chances, "level 1 held {held} of {chances}");
+}
