@@ -56,13 +56,14 @@ where
     let cancel = limits.cancel_handle();
     let span = tracing::Span::current();
     let started = Instant::now();
-    // If the client goes away, the handler future is dropped: stop the search.
-    let guard = CancelOnDrop(cancel);
+    // If the client goes away, the handler future is dropped and so is the
+    // guard: the search stops. After a normal finish, setting the flag on a
+    // search that has already returned does nothing.
+    let _stop_if_abandoned = CancelOnDrop(cancel);
     let result = tokio::task::spawn_blocking(move || span.in_scope(|| work(&limits)))
         .instrument(tracing::Span::current())
         .await
         .map_err(|e| ApiError::internal(&e));
-    std::mem::forget(guard);
     metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
     result
 }
