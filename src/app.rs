@@ -53,7 +53,17 @@ pub fn start_background_work(state: &AppState) {
         }
     });
     let store = state.store.clone();
-    tokio::spawn(async move { store.migrate_until_ready().await });
+    let config = Arc::clone(&state.config);
+    tokio::spawn(async move {
+        store.migrate_until_ready().await;
+        store
+            .purge_matches_forever(
+                Duration::from_secs(config.match_retention_secs),
+                Duration::from_secs(config.match_idle_secs),
+                Duration::from_secs(config.purge_interval_secs),
+            )
+            .await
+    });
 }
 
 /// A server running in this process (tests and `serve` use it).

@@ -81,6 +81,16 @@ pub struct Config {
     /// Entries in each game's shared search memo.
     #[arg(long, env = "KIBITZ_MEMO_CAPACITY", default_value_t = 2_000_000)]
     pub memo_capacity: usize,
+    /// Finished matches are deleted this many seconds after their last move.
+    #[arg(long, env = "KIBITZ_MATCH_RETENTION_SECS", default_value_t = 7 * 24 * 3600)]
+    pub match_retention_secs: u64,
+    /// Matches in progress that nobody has moved in this many seconds count
+    /// as abandoned and are deleted.
+    #[arg(long, env = "KIBITZ_MATCH_IDLE_SECS", default_value_t = 30 * 24 * 3600)]
+    pub match_idle_secs: u64,
+    /// How often the background purge of old matches runs, in seconds.
+    #[arg(long, env = "KIBITZ_PURGE_INTERVAL_SECS", default_value_t = 600)]
+    pub purge_interval_secs: u64,
     /// Seconds that requests in flight get to finish after SIGTERM/SIGINT.
     #[arg(long, env = "KIBITZ_SHUTDOWN_GRACE_SECS", default_value_t = 30)]
     pub shutdown_grace_secs: u64,

@@ -1,6 +1,6 @@
 //! Every error the API sends: RFC 9457 problem details, mapped in one place.
 
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
@@ -15,6 +15,7 @@ pub struct ApiError {
     status: StatusCode,
     detail: String,
     retry_after_secs: Option<u64>,
+    extra_header: Option<(HeaderName, HeaderValue)>,
 }
 
 #[derive(Serialize)]
@@ -32,7 +33,14 @@ impl ApiError {
             status,
             detail: detail.into(),
             retry_after_secs: None,
+            extra_header: None,
         }
+    }
+
+    /// Adds a header the status calls for (WWW-Authenticate with a 401).
+    pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
+        self.extra_header = Some((name, value));
+        self
     }
 
     pub fn bad_request(detail: impl Into<String>) -> Self {
@@ -103,6 +111,9 @@ impl IntoResponse for ApiError {
         if let Some(secs) = self.retry_after_secs {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
+        if let Some((name, value)) = self.extra_header {
+            headers.insert(name, value);
+        }
         response
     }
 }
@@ -121,6 +132,9 @@ impl From<TableWorkerError> for ApiError {
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> Self {
+        if let StoreError::Corrupt(_) = e {
+            return Self::internal(&e);
+        }
         tracing::warn!(error = %e, "database unavailable");
         Self::unavailable("the database is not available; try again shortly", 2)
     }

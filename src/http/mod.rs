@@ -4,6 +4,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod ishitori;
+pub mod matches;
 pub mod metrics;
 pub mod nine_square;
 pub mod number_square;
@@ -46,6 +47,9 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::POST, "/ishitori/move", post(ishitori::best_move)),
         (Method::POST, "/number-square/move", post(number_square::best_move)),
         (Method::POST, "/nine-square/move", post(nine_square::best_move)),
+        (Method::POST, "/matches", post(matches::create)),
+        (Method::GET, "/matches/{id}", get(matches::get_match)),
+        (Method::POST, "/matches/{id}/moves", post(matches::play)),
     ]
 }
 

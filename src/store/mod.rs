@@ -11,6 +11,16 @@ use sqlx::any::{install_default_drivers, AnyPoolOptions};
 use sqlx::{AnyPool, Executor};
 use thiserror::Error;
 
+pub mod matches;
+
+pub use matches::{Purged, SaveOutcome, StoredEvent, StoredMatch};
+
+/// Times as stored and shown: RFC 3339 in UTC with milliseconds, one fixed
+/// width, so that comparing the text compares the times.
+pub fn timestamp(at: chrono::DateTime<chrono::Utc>) -> String {
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
 #[derive(Debug, Error)]
@@ -23,6 +33,9 @@ pub enum StoreError {
     Migration(#[from] sqlx::migrate::MigrateError),
     #[error("database schema is not ready yet")]
     NotMigrated,
+    /// Stored data that does not decode: a bug or a hand edit, not an outage.
+    #[error("stored data is not valid: {0}")]
+    Corrupt(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +133,34 @@ impl Store {
         }
         sqlx::query("SELECT 1").execute(&self.pool).await?;
         Ok(())
+    }
+
+    /// Deletes matches past their retention, now and then every
+    /// `interval`, for as long as the server runs. Each replica may run it:
+    /// the deletes are idempotent.
+    pub async fn purge_matches_forever(&self, finished_for: Duration, idle_for: Duration, interval: Duration) {
+        loop {
+            let now = chrono::Utc::now();
+            let before = |age: Duration| {
+                let age = chrono::Duration::from_std(age).unwrap_or(chrono::Duration::MAX);
+                timestamp(
+                    now.checked_sub_signed(age)
+                        .unwrap_or(chrono::DateTime::<chrono::Utc>::MIN_UTC),
+                )
+            };
+            match self.purge_matches(&before(finished_for), &before(idle_for)).await {
+                Ok(purged) if purged != Purged::default() => {
+                    tracing::info!(
+                        finished = purged.finished,
+                        abandoned = purged.abandoned,
+                        "purged old matches"
+                    )
+                }
+                Ok(_) => {}
+                Err(error) => tracing::warn!(%error, "purging old matches failed; will retry"),
+            }
+            tokio::time::sleep(interval.max(Duration::from_millis(100))).await;
+        }
     }
 
     pub async fn close(&self) {

@@ -147,6 +147,24 @@ impl PigTables {
         if let Some(table) = slot.get() {
             return Arc::clone(table);
         }
+        // The same bound on concurrent solves as the async path; callers are
+        // blocking threads (or none at all, in the CLI), so poll for a permit
+        // instead of needing a runtime to wait on.
+        let _permit = loop {
+            match self.solving.try_acquire() {
+                Ok(permit) => break Some(permit),
+                Err(tokio::sync::TryAcquireError::Closed) => break None,
+                Err(tokio::sync::TryAcquireError::NoPermits) => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                    if let Some(table) = slot.get() {
+                        return Arc::clone(table);
+                    }
+                }
+            }
+        };
+        if let Some(table) = slot.get() {
+            return Arc::clone(table);
+        }
         let table = Arc::new(self.load_or_solve(&rules));
         // Losing a race here only means another caller's equal table is kept.
         let _ = slot.set(Arc::clone(&table));

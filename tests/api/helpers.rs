@@ -57,7 +57,7 @@ impl TestResponse {
 }
 
 /// Tables are shared by all tests of a run (written once, then loaded).
-fn shared_table_dir() -> PathBuf {
+pub fn shared_table_dir() -> PathBuf {
     std::env::temp_dir().join("kibitz-test-tables")
 }
 

@@ -1,8 +1,11 @@
 //! API tests through the real router: one binary, one module per area.
 
+mod durability;
 mod errors;
 mod games;
 mod health;
 mod helpers;
+mod matches;
 mod openapi;
 mod pig;
+mod process;

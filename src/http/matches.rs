@@ -1,0 +1,251 @@
+//! POST /matches, GET /matches/{id}, POST /matches/{id}/moves.
+//!
+//! The engine (src/matches) plays; the store keeps. A request loads the
+//! match, lets the engine apply the person's move and the AI's and dice's
+//! answers on a blocking thread, then saves the result only if nobody moved
+//! the match on meanwhile (409 otherwise).
+
+use axum::extract::{Path, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use rand::rngs::{OsRng, StdRng};
+use rand::{RngCore, SeedableRng};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+
+use super::error::ApiError;
+use super::extract::ApiJson;
+use super::state::AppState;
+use crate::matches::{AiContext, HistoryEntry, Match, MatchError, MatchLimits, NewMatch};
+use crate::store::{timestamp, SaveOutcome, StoredEvent, StoredMatch};
+
+/// Ids are public (they appear in URLs); tokens are the secret.
+const ID_BYTES: usize = 16;
+const TOKEN_BYTES: usize = 32;
+
+#[derive(Deserialize)]
+pub struct MoveRequest {
+    ply: u64,
+    #[serde(rename = "move")]
+    mv: Value,
+}
+
+fn random_hex(bytes: usize) -> String {
+    let mut buf = vec![0u8; bytes];
+    OsRng.fill_bytes(&mut buf);
+    hex::encode(buf)
+}
+
+fn token_hash(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// The bearer token of the request; 401 when there is none.
+fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+    let missing = || {
+        ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "this match needs its token: send \"Authorization: Bearer <token>\" with the token from POST /matches",
+        )
+        .with_header(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"))
+    };
+    let value = headers.get(header::AUTHORIZATION).ok_or_else(missing)?;
+    let value = value.to_str().map_err(|_| missing())?;
+    let (scheme, token) = value.split_once(' ').ok_or_else(missing)?;
+    let token = token.trim();
+    if !scheme.eq_ignore_ascii_case("bearer") || token.is_empty() {
+        return Err(missing());
+    }
+    Ok(token)
+}
+
+/// 403 unless the token hashes to the stored hash (compared in constant
+/// time, so the comparison leaks nothing about the hash).
+fn authorize(stored: &StoredMatch, token: &str) -> Result<(), ApiError> {
+    let offered = token_hash(token);
+    if bool::from(offered.as_bytes().ct_eq(stored.token_hash.as_bytes())) {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "the token does not belong to this match",
+        ))
+    }
+}
+
+/// Loads the match the request names and checks its token.
+async fn load_authorized(state: &AppState, id: &str, headers: &HeaderMap) -> Result<StoredMatch, ApiError> {
+    let token = bearer(headers)?;
+    let not_found = || ApiError::new(StatusCode::NOT_FOUND, format!("no match with id {:?}", truncate(id)));
+    if !is_match_id(id) {
+        return Err(not_found());
+    }
+    let stored = state.store.load_match(id).await?.ok_or_else(not_found)?;
+    authorize(&stored, token)?;
+    Ok(stored)
+}
+
+fn is_match_id(id: &str) -> bool {
+    id.len() == ID_BYTES * 2 && id.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+fn truncate(text: &str) -> String {
+    text.chars().take(40).collect()
+}
+
+fn match_error(error: MatchError) -> ApiError {
+    if error.is_client_error() {
+        ApiError::unprocessable(error.to_string())
+    } else {
+        ApiError::internal(&error)
+    }
+}
+
+fn stamp(entries: Vec<HistoryEntry>, at: &str) -> Vec<StoredEvent> {
+    entries
+        .into_iter()
+        .map(|entry| StoredEvent {
+            entry,
+            at: at.to_string(),
+        })
+        .collect()
+}
+
+/// The match object of the contract.
+fn match_json(stored: &StoredMatch) -> Value {
+    let m = &stored.game;
+    let history: Vec<Value> = stored
+        .history
+        .iter()
+        .map(|e| {
+            json!({
+                "ply": e.entry.ply,
+                "actor": e.entry.actor,
+                "move": e.entry.mv,
+                "roll": e.entry.roll,
+                "at": e.at,
+            })
+        })
+        .collect();
+    json!({
+        "id": stored.id,
+        "game": m.game,
+        "options": m.options,
+        "ai": m.ai,
+        "ai_first": m.ai_first,
+        "status": m.status,
+        "ply": m.ply,
+        "state": m.state,
+        "history": history,
+        "result": m.result,
+        "created_at": stored.created_at,
+        "updated_at": stored.updated_at,
+    })
+}
+
+/// Runs the engine on a blocking thread: an AI move can be a real search.
+/// Dice and the AI's random choices come from an OS-seeded generator.
+async fn with_ai<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
+where
+    T: Send + 'static,
+    F: FnOnce(&AiContext, &mut StdRng) -> Result<T, MatchError> + Send + 'static,
+{
+    let state = state.clone();
+    tokio::task::spawn_blocking(move || {
+        let ctx = AiContext {
+            pig_tables: &state.pig_tables,
+            tictactoe: &state.tictactoe,
+            ishitori: &state.ishitori,
+            limits: MatchLimits {
+                pig_max_goal: state.config.pig_max_goal,
+                ..MatchLimits::default()
+            },
+        };
+        let mut rng = StdRng::from_rng(OsRng).map_err(|e| MatchError::Internal(e.to_string()))?;
+        work(&ctx, &mut rng)
+    })
+    .await
+    .map_err(|e| ApiError::internal(&e))?
+    .map_err(match_error)
+}
+
+pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<NewMatch>) -> Result<Response, ApiError> {
+    let (m, entries) = with_ai(&state, move |ctx, rng| Match::create(&request, ctx, rng)).await?;
+    let id = random_hex(ID_BYTES);
+    let token = random_hex(TOKEN_BYTES);
+    let now = timestamp(chrono::Utc::now());
+    let history = stamp(entries, &now);
+    state
+        .store
+        .insert_match(&id, &token_hash(&token), &m, &history, &now)
+        .await?;
+    let stored = StoredMatch {
+        id,
+        token_hash: String::new(),
+        game: m,
+        history,
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    let mut body = match_json(&stored);
+    body["token"] = Value::String(token);
+    let location = format!("/matches/{}", stored.id);
+    let mut response = (StatusCode::CREATED, Json(body)).into_response();
+    if let Ok(value) = HeaderValue::from_str(&location) {
+        response.headers_mut().insert(header::LOCATION, value);
+    }
+    Ok(response)
+}
+
+pub async fn get_match(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Result<Json<Value>, ApiError> {
+    let stored = load_authorized(&state, &id, &headers).await?;
+    Ok(Json(match_json(&stored)))
+}
+
+pub async fn play(
+    State(state): State<AppState>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let mut stored = load_authorized(&state, &id, &headers).await?;
+    let offered_ply = request.ply;
+    let stale = |current: u64| {
+        ApiError::new(
+            StatusCode::CONFLICT,
+            format!("ply {offered_ply} is not the match's current ply {current}; reload the match and send its ply"),
+        )
+    };
+    if request.ply != stored.game.ply {
+        return Err(stale(stored.game.ply));
+    }
+    let before = stored.game.clone();
+    let expected_ply = before.ply;
+    let (after, entries) = with_ai(&state, move |ctx, rng| {
+        let mut m = before;
+        let entries = m.play(&request.mv, ctx, rng)?;
+        Ok((m, entries))
+    })
+    .await?;
+    let now = timestamp(chrono::Utc::now());
+    let events = stamp(entries, &now);
+    match state.store.save_move(&id, expected_ply, &after, &events, &now).await? {
+        SaveOutcome::Saved => {}
+        SaveOutcome::StalePly => {
+            // Another request won the race; say where the match is now.
+            let current = state.store.load_match(&id).await?.map_or(expected_ply, |m| m.game.ply);
+            return Err(stale(current));
+        }
+    }
+    stored.game = after;
+    stored.history.extend(events);
+    stored.updated_at = now;
+    Ok(Json(match_json(&stored)))
+}

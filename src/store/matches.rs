@@ -1,0 +1,273 @@
+//! Matches and their histories in the database.
+//!
+//! A match row holds what the next move needs (options, AI, status, ply,
+//! state, result, as JSON text); `match_events` holds the history, one row per
+//! ply. A move is saved by one transaction that updates the row only if its
+//! ply is still the one the move was computed from, then appends the events:
+//! a retried or concurrent request with a stale ply changes nothing.
+
+use serde_json::Value;
+use sqlx::any::AnyRow;
+use sqlx::Row;
+
+use super::{Store, StoreError};
+use crate::matches::{Actor, AiSpec, GameKind, HistoryEntry, Match, MatchResult, Status};
+
+/// A history entry with the time it happened (RFC 3339, UTC).
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredEvent {
+    pub entry: HistoryEntry,
+    pub at: String,
+}
+
+/// A match as stored: the match, its history, and who may play it.
+#[derive(Clone, Debug)]
+pub struct StoredMatch {
+    pub id: String,
+    pub token_hash: String,
+    pub game: Match,
+    pub history: Vec<StoredEvent>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// What became of a move that was offered for saving.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SaveOutcome {
+    Saved,
+    /// Another request moved the match on first; nothing was written.
+    StalePly,
+}
+
+/// Rows removed by one purge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Purged {
+    pub finished: u64,
+    pub abandoned: u64,
+}
+
+fn to_json(value: &impl serde::Serialize) -> String {
+    // Plain data (strings, numbers, JSON values): serialising cannot fail.
+    serde_json::to_string(value).unwrap_or_else(|_| "null".to_string())
+}
+
+fn ply_column(ply: u64) -> i64 {
+    i64::try_from(ply).unwrap_or(i64::MAX)
+}
+
+fn status_text(status: Status) -> &'static str {
+    match status {
+        Status::InProgress => "in_progress",
+        Status::Finished => "finished",
+    }
+}
+
+fn actor_text(actor: Actor) -> &'static str {
+    match actor {
+        Actor::Human => "human",
+        Actor::Ai => "ai",
+        Actor::Dice => "dice",
+    }
+}
+
+fn corrupt(what: &str, detail: impl std::fmt::Display) -> StoreError {
+    StoreError::Corrupt(format!("{what}: {detail}"))
+}
+
+fn parse_json<T: serde::de::DeserializeOwned>(what: &str, text: &str) -> Result<T, StoreError> {
+    serde_json::from_str(text).map_err(|e| corrupt(what, e))
+}
+
+fn unsigned(what: &str, value: i64) -> Result<u64, StoreError> {
+    u64::try_from(value).map_err(|e| corrupt(what, e))
+}
+
+fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
+    let game: String = row.try_get("game")?;
+    let game: GameKind = game.parse().map_err(|e| corrupt("game", e))?;
+    let ai: AiSpec = parse_json("ai", &row.try_get::<String, _>("ai")?)?;
+    let status: Status = parse_json("status", &format!("\"{}\"", row.try_get::<String, _>("status")?))?;
+    let result: Option<MatchResult> = match row.try_get::<Option<String>, _>("result")? {
+        Some(text) => Some(parse_json("result", &text)?),
+        None => None,
+    };
+    let m = Match {
+        game,
+        options: parse_json("options", &row.try_get::<String, _>("options")?)?,
+        ai,
+        ai_first: row.try_get::<i64, _>("ai_first")? != 0,
+        status,
+        ply: unsigned("ply", row.try_get("ply")?)?,
+        state: parse_json("state", &row.try_get::<String, _>("state")?)?,
+        result,
+    };
+    // The engine's own checks (levels in range, status agrees with result).
+    let game = Match::from_value(m.to_value()).map_err(|e| corrupt("match", e))?;
+    Ok(StoredMatch {
+        id: row.try_get("id")?,
+        token_hash: row.try_get("token_hash")?,
+        game,
+        history: Vec::new(),
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+    })
+}
+
+fn decode_event(row: &AnyRow) -> Result<StoredEvent, StoreError> {
+    let actor: Actor = parse_json("actor", &format!("\"{}\"", row.try_get::<String, _>("actor")?))?;
+    let mv: Option<Value> = match row.try_get::<Option<String>, _>("move")? {
+        Some(text) => Some(parse_json("move", &text)?),
+        None => None,
+    };
+    let roll = match row.try_get::<Option<i64>, _>("roll")? {
+        Some(r) => Some(u32::try_from(r).map_err(|e| corrupt("roll", e))?),
+        None => None,
+    };
+    Ok(StoredEvent {
+        entry: HistoryEntry {
+            ply: unsigned("ply", row.try_get("ply")?)?,
+            actor,
+            mv,
+            roll,
+        },
+        at: row.try_get("at")?,
+    })
+}
+
+impl Store {
+    /// Stores a new match with its opening history, all or nothing.
+    pub async fn insert_match(
+        &self,
+        id: &str,
+        token_hash: &str,
+        m: &Match,
+        events: &[StoredEvent],
+        now: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO matches (id, game, token_hash, options, ai, ai_first, status, ply, state, result, \
+             created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        )
+        .bind(id)
+        .bind(m.game.as_str())
+        .bind(token_hash)
+        .bind(to_json(&m.options))
+        .bind(to_json(&m.ai))
+        .bind(i64::from(m.ai_first))
+        .bind(status_text(m.status))
+        .bind(ply_column(m.ply))
+        .bind(to_json(&m.state))
+        .bind(m.result.as_ref().map(to_json))
+        .bind(now)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        insert_events(&mut tx, id, events).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The match and its whole history; None when there is no such match.
+    pub async fn load_match(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
+        let row = sqlx::query(
+            "SELECT id, game, token_hash, options, ai, ai_first, status, ply, state, result, created_at, updated_at \
+             FROM matches WHERE id = $1",
+        )
+        .bind(id)
+        .fetch_optional(&self.pool)
+        .await?;
+        let Some(row) = row else {
+            return Ok(None);
+        };
+        let mut stored = decode_match(&row)?;
+        let events =
+            sqlx::query("SELECT ply, actor, move, roll, at FROM match_events WHERE match_id = $1 ORDER BY ply")
+                .bind(id)
+                .fetch_all(&self.pool)
+                .await?;
+        stored.history = events.iter().map(decode_event).collect::<Result<_, _>>()?;
+        Ok(Some(stored))
+    }
+
+    /// Saves the match after a move, provided its stored ply is still
+    /// `expected_ply`; appends the move's events in the same transaction.
+    pub async fn save_move(
+        &self,
+        id: &str,
+        expected_ply: u64,
+        m: &Match,
+        events: &[StoredEvent],
+        now: &str,
+    ) -> Result<SaveOutcome, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let updated = sqlx::query(
+            "UPDATE matches SET status = $1, ply = $2, state = $3, result = $4, updated_at = $5 \
+             WHERE id = $6 AND ply = $7",
+        )
+        .bind(status_text(m.status))
+        .bind(ply_column(m.ply))
+        .bind(to_json(&m.state))
+        .bind(m.result.as_ref().map(to_json))
+        .bind(now)
+        .bind(id)
+        .bind(ply_column(expected_ply))
+        .execute(&mut *tx)
+        .await?;
+        if updated.rows_affected() != 1 {
+            tx.rollback().await?;
+            return Ok(SaveOutcome::StalePly);
+        }
+        insert_events(&mut tx, id, events).await?;
+        tx.commit().await?;
+        Ok(SaveOutcome::Saved)
+    }
+
+    /// Deletes finished matches last changed before `finished_before`, and
+    /// matches in progress untouched since `idle_before` (both RFC 3339 UTC
+    /// text in the same format as stored, so text order is time order).
+    pub async fn purge_matches(&self, finished_before: &str, idle_before: &str) -> Result<Purged, StoreError> {
+        let finished = self.purge_where("finished", finished_before).await?;
+        let abandoned = self.purge_where("in_progress", idle_before).await?;
+        Ok(Purged { finished, abandoned })
+    }
+
+    async fn purge_where(&self, status: &str, before: &str) -> Result<u64, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "DELETE FROM match_events WHERE match_id IN \
+             (SELECT id FROM matches WHERE status = $1 AND updated_at < $2)",
+        )
+        .bind(status)
+        .bind(before)
+        .execute(&mut *tx)
+        .await?;
+        let removed = sqlx::query("DELETE FROM matches WHERE status = $1 AND updated_at < $2")
+            .bind(status)
+            .bind(before)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+        tx.commit().await?;
+        Ok(removed)
+    }
+}
+
+async fn insert_events(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    events: &[StoredEvent],
+) -> Result<(), StoreError> {
+    for event in events {
+        sqlx::query("INSERT INTO match_events (match_id, ply, actor, move, roll, at) VALUES ($1, $2, $3, $4, $5, $6)")
+            .bind(id)
+            .bind(ply_column(event.entry.ply))
+            .bind(actor_text(event.entry.actor))
+            .bind(event.entry.mv.as_ref().map(to_json))
+            .bind(event.entry.roll.map(i64::from))
+            .bind(&event.at)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}

@@ -1,0 +1,532 @@
+//! /matches: whole games against the AI, stored, on SQLite and PostgreSQL.
+//!
+//! Every scenario runs twice, once per database (`on_both_databases!`); the
+//! PostgreSQL run needs KIBITZ_TEST_DATABASE_URL (scripts/test.sh sets it)
+//! and says so loudly when it is missing.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use serde_json::{json, Value};
+
+use crate::helpers::{postgres_server, spawn_app_on, TestApp, TestDb, TestResponse};
+
+macro_rules! on_both_databases {
+    ($($scenario:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test]
+                async fn $scenario() {
+                    super::$scenario(super::TestDb::Sqlite).await;
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test]
+                async fn $scenario() {
+                    let Some(server) = super::postgres_server() else {
+                        eprintln!("NOT RUN against PostgreSQL: KIBITZ_TEST_DATABASE_URL is not set (scripts/test.sh sets it)");
+                        return;
+                    };
+                    super::$scenario(super::TestDb::Postgres(server)).await;
+                }
+            )*
+        }
+    };
+}
+
+on_both_databases!(
+    a_tictactoe_match_is_created_read_back_and_played_to_the_end,
+    every_game_plays_to_the_end_with_a_consistent_history,
+    tokens_are_checked,
+    a_stale_or_repeated_ply_is_refused_and_changes_nothing,
+    concurrent_requests_with_the_same_ply_apply_exactly_once,
+    illegal_moves_and_bad_requests_are_refused,
+    finished_matches_are_purged_after_their_retention,
+);
+
+async fn app_on(db: TestDb) -> TestApp {
+    let app = spawn_app_on(db, |_| {}).await;
+    let ready = app.wait_ready().await;
+    assert_eq!(ready.status, StatusCode::OK, "{}", String::from_utf8_lossy(&ready.body));
+    app
+}
+
+async fn authorized(
+    app: &TestApp,
+    method: Method,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&Value>,
+) -> TestResponse {
+    let mut builder = Request::builder().method(method).uri(path);
+    if let Some(token) = token {
+        builder = builder.header(header::AUTHORIZATION, format!("Bearer {token}"));
+    }
+    let body = match body {
+        Some(v) => {
+            builder = builder.header(header::CONTENT_TYPE, "application/json");
+            Body::from(v.to_string())
+        }
+        None => Body::empty(),
+    };
+    app.send(builder.body(body).unwrap()).await
+}
+
+/// A created match: its id, token and first body.
+struct Created {
+    id: String,
+    token: String,
+    body: Value,
+}
+
+async fn create(app: &TestApp, request: Value) -> Created {
+    let r = app.post_json("/matches", &request).await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", String::from_utf8_lossy(&r.body));
+    let body = r.json();
+    let id = body["id"].as_str().expect("id").to_string();
+    let token = body["token"].as_str().expect("token").to_string();
+    let location = r.headers.get(header::LOCATION).and_then(|v| v.to_str().ok());
+    assert_eq!(location, Some(format!("/matches/{id}").as_str()));
+    Created { id, token, body }
+}
+
+async fn get(app: &TestApp, m: &Created) -> Value {
+    let r = authorized(app, Method::GET, &format!("/matches/{}", m.id), Some(&m.token), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    r.json()
+}
+
+async fn send_move(app: &TestApp, m: &Created, ply: &Value, mv: Value) -> TestResponse {
+    let path = format!("/matches/{}/moves", m.id);
+    authorized(
+        app,
+        Method::POST,
+        &path,
+        Some(&m.token),
+        Some(&json!({"ply": ply, "move": mv})),
+    )
+    .await
+}
+
+/// A legal move for the person in `state`: simple, not good.
+fn some_legal_move(game: &str, state: &Value, options: &Value) -> Value {
+    match game {
+        "pig" => {
+            let turn_total = state["turn_total"].as_u64().unwrap();
+            json!({"action": if turn_total < 20 { "roll" } else { "hold" }})
+        }
+        "tictactoe" => {
+            for (r, row) in state["board"].as_array().unwrap().iter().enumerate() {
+                if let Some(c) = row.as_str().unwrap().find('.') {
+                    return json!({"row": r, "col": c});
+                }
+            }
+            panic!("no empty cell in {state}");
+        }
+        "ishitori" => {
+            let remaining = state["remaining"].as_u64().unwrap();
+            let take = options["take"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter_map(Value::as_u64)
+                .filter(|&t| t <= remaining)
+                .min()
+                .expect("some take fits");
+            json!({"take": take})
+        }
+        "nine-square" => {
+            let dice = state["dice"].as_u64().unwrap() as usize;
+            let mut placements = Vec::new();
+            for (r, row) in state["board"].as_array().unwrap().iter().enumerate() {
+                for (c, ch) in row.as_str().unwrap().chars().enumerate() {
+                    if ch == '.' && placements.len() < dice {
+                        placements.push(json!({"row": r, "col": c}));
+                    }
+                }
+            }
+            json!({"placements": placements})
+        }
+        "number-square" => {
+            // Takeable: on the outer edge, or next to a taken tile.
+            let board: Vec<Vec<Value>> = state["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|row| row.as_array().unwrap().clone())
+                .collect();
+            let n = board.len();
+            let taken = |r: usize, c: usize| board[r][c].is_null();
+            for (r, row) in board.iter().enumerate() {
+                for (c, tile) in row.iter().enumerate() {
+                    let on_edge = r == 0 || c == 0 || r + 1 == n || c + 1 == n;
+                    let exposed = on_edge || taken(r - 1, c) || taken(r + 1, c) || taken(r, c - 1) || taken(r, c + 1);
+                    if !tile.is_null() && exposed {
+                        return json!({"row": r, "col": c});
+                    }
+                }
+            }
+            panic!("no takeable tile: {state}");
+        }
+        other => panic!("unknown game {other}"),
+    }
+}
+
+/// Plays the person's simple moves until the match is finished; returns the
+/// final match object after checking every answer's history.
+async fn play_to_the_end(app: &TestApp, m: &Created) -> Value {
+    let mut current = m.body.clone();
+    for _ in 0..2_000 {
+        check_history(&current);
+        if current["status"] == "finished" {
+            return current;
+        }
+        assert_eq!(current["status"], "in_progress");
+        assert!(current["result"].is_null());
+        let mv = some_legal_move(
+            current["game"].as_str().unwrap(),
+            &current["state"],
+            &current["options"],
+        );
+        let r = send_move(app, m, &current["ply"], mv.clone()).await;
+        assert_eq!(
+            r.status,
+            StatusCode::OK,
+            "{mv} in {current}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        let next = r.json();
+        let before = current["ply"].as_u64().unwrap() as usize;
+        assert_eq!(next["history"][before]["actor"], "human", "{next}");
+        // The history keeps the move as sent, defaults filled in.
+        let recorded = &next["history"][before]["move"];
+        for (key, value) in mv.as_object().unwrap() {
+            assert_eq!(&recorded[key], value, "{recorded} records {mv}");
+        }
+        current = next;
+    }
+    panic!("match did not finish: {current}");
+}
+
+/// `ply` counts the entries, numbered 1.., each with a valid actor, exactly
+/// one of move/roll, a fair die, and an RFC 3339 time.
+fn check_history(m: &Value) {
+    let history = m["history"].as_array().expect("history");
+    assert_eq!(m["ply"].as_u64(), Some(history.len() as u64), "{m}");
+    for (i, e) in history.iter().enumerate() {
+        assert_eq!(e["ply"].as_u64(), Some(i as u64 + 1), "{e}");
+        let at = e["at"].as_str().expect("at");
+        assert!(chrono::DateTime::parse_from_rfc3339(at).is_ok(), "{at}");
+        match e["actor"].as_str() {
+            Some("dice") => {
+                assert!(e["move"].is_null());
+                let sides = m["options"]["die_sides"].as_u64().unwrap_or(6);
+                let roll = e["roll"].as_u64().expect("roll");
+                assert!((1..=sides).contains(&roll), "{e}");
+            }
+            Some("human") | Some("ai") => {
+                assert!(e["roll"].is_null());
+                assert!(e["move"].is_object(), "{e}");
+            }
+            other => panic!("actor {other:?}"),
+        }
+    }
+}
+
+async fn a_tictactoe_match_is_created_read_back_and_played_to_the_end(db: TestDb) {
+    let app = app_on(db).await;
+    let m = create(&app, json!({"game": "tictactoe"})).await;
+    assert_eq!(m.token.len(), 64);
+    assert!(m.token.bytes().all(|b| b.is_ascii_hexdigit()));
+    assert_eq!(m.body["options"], json!({"rows": 3, "cols": 3, "k": 3}));
+    assert_eq!(m.body["ai"], json!({"strategy": "best", "level": 10}));
+    assert_eq!(m.body["status"], "in_progress");
+    assert_eq!(m.body["ply"], 0);
+    assert_eq!(m.body["state"]["human_plays"], "X");
+
+    // Read back: the same object, without the token.
+    let mut expected = m.body.clone();
+    expected.as_object_mut().unwrap().remove("token");
+    assert_eq!(get(&app, &m).await, expected);
+
+    let end = play_to_the_end(&app, &m).await;
+    // The AI at level 10 never loses at tic-tac-toe.
+    assert_ne!(end["result"]["winner"], "human", "{end}");
+    assert_eq!(get(&app, &m).await, end);
+    // No more moves once finished.
+    let r = send_move(&app, &m, &end["ply"], json!({"row": 0, "col": 0})).await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("finished"), "{detail}");
+}
+
+async fn every_game_plays_to_the_end_with_a_consistent_history(db: TestDb) {
+    let app = app_on(db).await;
+    let requests = [
+        json!({"game": "pig", "options": {"goal": 30}, "ai": {"level": 3}}),
+        json!({"game": "pig", "ai_first": true, "options": {"goal": 20, "die_sides": 4, "variant": "progressive"}}),
+        json!({"game": "tictactoe", "ai_first": true, "options": {"rows": 4, "cols": 4, "k": 3}, "ai": {"level": 5}}),
+        json!({"game": "ishitori", "options": {"remaining": 30, "take": [1, 3, 4], "misere": false}}),
+        json!({"game": "ishitori", "ai_first": true}),
+        json!({"game": "nine-square", "ai": {"level": 2}}),
+        json!({"game": "nine-square", "ai_first": true}),
+        json!({"game": "number-square", "options": {"size": 4}}),
+        json!({"game": "number-square", "ai_first": true, "options": {"board": [[5, 1, 2], [7, 9, 3], [4, 8, 6]]}}),
+    ];
+    for request in requests {
+        let m = create(&app, request.clone()).await;
+        if request["ai_first"] == true {
+            let first_mover = m.body["history"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|e| e["actor"] != "dice")
+                .map(|e| e["actor"].clone());
+            assert_eq!(first_mover, Some(json!("ai")), "{}", m.body);
+        }
+        let end = play_to_the_end(&app, &m).await;
+        let result = &end["result"];
+        assert!(
+            ["human", "ai", "draw"].contains(&result["winner"].as_str().unwrap()),
+            "{end}"
+        );
+        if let Some(scores) = result.get("scores") {
+            let (human, ai) = (scores["human"].as_u64().unwrap(), scores["ai"].as_u64().unwrap());
+            let expected = match human.cmp(&ai) {
+                std::cmp::Ordering::Greater => "human",
+                std::cmp::Ordering::Less => "ai",
+                std::cmp::Ordering::Equal => "draw",
+            };
+            assert_eq!(result["winner"], expected, "{end}");
+        }
+        if end["game"] == "pig" {
+            let goal = end["options"]["goal"].as_u64().unwrap();
+            let scores = &result["scores"];
+            assert!(scores["human"].as_u64().unwrap() >= goal || scores["ai"].as_u64().unwrap() >= goal);
+            assert!(end["history"].as_array().unwrap().iter().any(|e| e["actor"] == "dice"));
+        }
+        assert_eq!(get(&app, &m).await, end, "stored match differs from the last answer");
+    }
+}
+
+async fn tokens_are_checked(db: TestDb) {
+    let app = app_on(db).await;
+    let m = create(&app, json!({"game": "ishitori"})).await;
+    let path = format!("/matches/{}", m.id);
+
+    let r = authorized(&app, Method::GET, &path, None, None).await;
+    r.assert_problem(StatusCode::UNAUTHORIZED);
+    assert_eq!(r.headers.get(header::WWW_AUTHENTICATE).unwrap(), "Bearer");
+    let r = app
+        .send(
+            Request::get(&path)
+                .header(header::AUTHORIZATION, format!("Basic {}", m.token))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await;
+    r.assert_problem(StatusCode::UNAUTHORIZED);
+
+    let other = create(&app, json!({"game": "ishitori"})).await;
+    assert_ne!(other.token, m.token);
+    let r = authorized(&app, Method::GET, &path, Some(&other.token), None).await;
+    r.assert_problem(StatusCode::FORBIDDEN);
+    let mut wrong = m.token.clone();
+    wrong.replace_range(0..1, if wrong.starts_with('0') { "1" } else { "0" });
+    authorized(&app, Method::GET, &path, Some(&wrong), None)
+        .await
+        .assert_problem(StatusCode::FORBIDDEN);
+    let r = authorized(
+        &app,
+        Method::POST,
+        &format!("{path}/moves"),
+        Some(&other.token),
+        Some(&json!({"ply": 0, "move": {"take": 1}})),
+    )
+    .await;
+    r.assert_problem(StatusCode::FORBIDDEN);
+    assert_eq!(get(&app, &m).await["ply"], 0, "a refused move changed the match");
+
+    for unknown in ["0123456789abcdef0123456789abcdef", "nope", "%20"] {
+        authorized(&app, Method::GET, &format!("/matches/{unknown}"), Some(&m.token), None)
+            .await
+            .assert_problem(StatusCode::NOT_FOUND);
+    }
+}
+
+async fn a_stale_or_repeated_ply_is_refused_and_changes_nothing(db: TestDb) {
+    let app = app_on(db).await;
+    let m = create(&app, json!({"game": "ishitori", "options": {"remaining": 40}})).await;
+    let first = send_move(&app, &m, &json!(0), json!({"take": 1})).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let after = first.json();
+    assert_eq!(after["ply"], 2, "{after}");
+
+    // The same request again (a retry): refused, nothing applied twice.
+    let detail = send_move(&app, &m, &json!(0), json!({"take": 1}))
+        .await
+        .assert_problem(StatusCode::CONFLICT);
+    assert!(detail.contains("current ply 2"), "{detail}");
+    // A ply from the future, too.
+    send_move(&app, &m, &json!(9), json!({"take": 1}))
+        .await
+        .assert_problem(StatusCode::CONFLICT);
+    assert_eq!(get(&app, &m).await, after);
+}
+
+async fn concurrent_requests_with_the_same_ply_apply_exactly_once(db: TestDb) {
+    let app = app_on(db).await;
+    let m = create(&app, json!({"game": "pig", "options": {"goal": 200}})).await;
+    let mut ply = m.body["ply"].clone();
+    for _round in 0..5 {
+        let sends = (0..6).map(|_| send_move(&app, &m, &ply, json!({"action": "roll"})));
+        let answers = futures_util::future::join_all(sends).await;
+        let ok: Vec<&TestResponse> = answers.iter().filter(|r| r.status == StatusCode::OK).collect();
+        let conflicts = answers.iter().filter(|r| r.status == StatusCode::CONFLICT).count();
+        assert_eq!(
+            ok.len(),
+            1,
+            "statuses: {:?}",
+            answers.iter().map(|r| r.status).collect::<Vec<_>>()
+        );
+        assert_eq!(conflicts, answers.len() - 1);
+        let stored = get(&app, &m).await;
+        assert_eq!(stored, ok[0].json(), "the stored match is not the one answered 200");
+        check_history(&stored);
+        ply = stored["ply"].clone();
+        if stored["status"] == "finished" {
+            break;
+        }
+    }
+}
+
+async fn illegal_moves_and_bad_requests_are_refused(db: TestDb) {
+    let app = app_on(db).await;
+    let cases = [
+        (json!({}), StatusCode::BAD_REQUEST, "game"),
+        (json!({"game": 3}), StatusCode::BAD_REQUEST, "game"),
+        (json!({"game": "chess"}), StatusCode::UNPROCESSABLE_ENTITY, "game"),
+        (
+            json!({"game": "pig", "options": {"goal": 0}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "goal",
+        ),
+        (
+            json!({"game": "pig", "options": {"goal": 100000}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "goal",
+        ),
+        (
+            json!({"game": "pig", "ai": {"level": 11}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "level",
+        ),
+        (
+            json!({"game": "pig", "ai": {"strategy": "psychic"}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "strategy",
+        ),
+        (
+            json!({"game": "tictactoe", "options": {"rows": 20}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "rows",
+        ),
+        (
+            json!({"game": "ishitori", "options": {"take": []}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "take",
+        ),
+        (
+            json!({"game": "number-square", "options": {"size": 1000}}),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "size",
+        ),
+    ];
+    for (request, status, word) in cases {
+        let detail = app.post_json("/matches", &request).await.assert_problem(status);
+        assert!(detail.contains(word), "{request}: {detail}");
+    }
+    app.post_raw("/matches", Some("text/plain"), "{}")
+        .await
+        .assert_problem(StatusCode::UNSUPPORTED_MEDIA_TYPE);
+
+    let m = create(&app, json!({"game": "tictactoe"})).await;
+    let path = format!("/matches/{}/moves", m.id);
+    for body in [
+        json!({"move": {"row": 0, "col": 0}}),
+        json!({"ply": 0}),
+        json!({"ply": -1, "move": {}}),
+    ] {
+        authorized(&app, Method::POST, &path, Some(&m.token), Some(&body))
+            .await
+            .assert_problem(StatusCode::BAD_REQUEST);
+    }
+    for mv in [
+        json!({"row": 3, "col": 0}),
+        json!({"row": 0}),
+        json!({"take": 1}),
+        json!("e4"),
+    ] {
+        send_move(&app, &m, &json!(0), mv)
+            .await
+            .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    send_move(&app, &m, &json!(0), json!({"row": 1, "col": 1})).await;
+    let occupied = send_move(&app, &m, &json!(2), json!({"row": 1, "col": 1})).await;
+    occupied.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(get(&app, &m).await["ply"], 2, "a refused move changed the match");
+}
+
+async fn finished_matches_are_purged_after_their_retention(db: TestDb) {
+    let app = spawn_app_on(db, |c| {
+        c.match_retention_secs = 0;
+        c.purge_interval_secs = 1;
+    })
+    .await;
+    assert_eq!(app.wait_ready().await.status, StatusCode::OK);
+    let finished = create(
+        &app,
+        json!({"game": "ishitori", "options": {"remaining": 1, "take": [1]}}),
+    )
+    .await;
+    let r = send_move(&app, &finished, &json!(0), json!({"take": 1})).await;
+    assert_eq!(r.json()["status"], "finished");
+    let in_progress = create(&app, json!({"game": "ishitori"})).await;
+
+    let path = format!("/matches/{}", finished.id);
+    let mut status = StatusCode::OK;
+    for _ in 0..50 {
+        status = authorized(&app, Method::GET, &path, Some(&finished.token), None)
+            .await
+            .status;
+        if status == StatusCode::NOT_FOUND {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(status, StatusCode::NOT_FOUND, "finished match not purged within 5 s");
+    assert_eq!(get(&app, &in_progress).await["status"], "in_progress");
+}
+
+#[tokio::test]
+async fn match_endpoints_answer_503_while_the_database_is_down_and_games_still_work() {
+    let app = spawn_app_on(TestDb::Url("postgres://nobody@127.0.0.1:9/none".into()), |_| {}).await;
+    let r = app.post_json("/matches", &json!({"game": "tictactoe"})).await;
+    r.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    assert!(r.headers.contains_key(header::RETRY_AFTER));
+    let r = authorized(
+        &app,
+        Method::GET,
+        "/matches/0123456789abcdef0123456789abcdef",
+        Some("x"),
+        None,
+    )
+    .await;
+    r.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    let r = app
+        .post_json("/tictactoe/move", &json!({"board": ["X..", "...", "..."]}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+}
