@@ -12,6 +12,8 @@ fi
 
 cargo test --locked "$@"
 
+echo "Process tests (kill -9, replicas, SIGTERM) ran ${KIBITZ_TEST_BIN:-the test build of the kibitz binary}"
+
 if [ -n "${KIBITZ_TEST_DATABASE_URL:-}" ]; then
   echo "Database tests ran against: SQLite (temporary files) and PostgreSQL (${KIBITZ_TEST_DATABASE_URL%%\?*}, a fresh database per test)"
 else

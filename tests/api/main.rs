@@ -9,3 +9,4 @@ mod matches;
 mod openapi;
 mod pig;
 mod process;
+mod replicas;

@@ -112,7 +112,7 @@ async fn send_move(app: &TestApp, m: &Created, ply: &Value, mv: Value) -> TestRe
 }
 
 /// A legal move for the person in `state`: simple, not good.
-fn some_legal_move(game: &str, state: &Value, options: &Value) -> Value {
+pub fn some_legal_move(game: &str, state: &Value, options: &Value) -> Value {
     match game {
         "pig" => {
             let turn_total = state["turn_total"].as_u64().unwrap();

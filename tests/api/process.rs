@@ -30,6 +30,13 @@ impl Server {
     /// Starts `kibitz serve` on a free port with these extra arguments and
     /// waits until /readyz answers 200.
     pub fn start(extra: &[String]) -> Server {
+        let server = Server::launch(extra);
+        server.wait_ready();
+        server
+    }
+
+    /// Starts it without waiting (to start several at once).
+    pub fn launch(extra: &[String]) -> Server {
         let port = free_port();
         let mut args = vec![
             "serve".to_string(),
@@ -40,12 +47,10 @@ impl Server {
         ];
         args.extend_from_slice(extra);
         let child = spawn(&args);
-        let server = Server { port, args, child };
-        server.wait_ready();
-        server
+        Server { port, args, child }
     }
 
-    fn wait_ready(&self) {
+    pub fn wait_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(60);
         while Instant::now() < deadline {
             if let Ok(reply) = request(self.port, "GET", "/readyz", None, None) {
@@ -62,6 +67,16 @@ impl Server {
     pub fn kill_hard(&mut self) {
         self.child.kill().expect("kill");
         self.child.wait().expect("wait");
+    }
+
+    /// SIGTERM, then waits for the process; its exit status.
+    pub fn terminate(&mut self) -> std::process::ExitStatus {
+        let sent = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(sent.success(), "kill -TERM failed");
+        self.child.wait().expect("wait")
     }
 
     /// Starts the same command again on the same port.
@@ -82,8 +97,17 @@ impl Drop for Server {
     }
 }
 
+/// The binary under test: KIBITZ_TEST_BIN when set (CI points it at the
+/// release build), else the one cargo built for these tests.
+fn binary() -> String {
+    std::env::var("KIBITZ_TEST_BIN")
+        .ok()
+        .filter(|b| !b.is_empty())
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_kibitz").to_string())
+}
+
 fn spawn(args: &[String]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_kibitz"))
+    Command::new(binary())
         .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
