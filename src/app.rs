@@ -129,7 +129,8 @@ async fn serve_until_shutdown(
             drain_started.notify_one();
         }
     };
-    let server = axum::serve(listener, router).with_graceful_shutdown(signal);
+    let server = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
+        .with_graceful_shutdown(signal);
     let outcome = tokio::select! {
         result = server => result.map_err(StartupError::Serve),
         _ = async { drain_started.notified().await; tokio::time::sleep(grace).await } => {

@@ -81,6 +81,22 @@ pub struct Config {
     /// Entries in each game's shared search memo.
     #[arg(long, env = "KIBITZ_MEMO_CAPACITY", default_value_t = 2_000_000)]
     pub memo_capacity: usize,
+    /// Searches that may run at once (0: one per CPU). Cheap lookups never wait for them.
+    #[arg(long, env = "KIBITZ_SEARCH_CONCURRENCY", default_value_t = 0)]
+    pub search_concurrency: usize,
+    /// How long a search waits for a free worker before the answer is 503.
+    #[arg(long, env = "KIBITZ_SEARCH_QUEUE_MS", default_value_t = 500)]
+    pub search_queue_ms: u64,
+    /// Requests per second allowed per client address (0: no limit).
+    #[arg(long, env = "KIBITZ_RATE_LIMIT_PER_SEC", default_value_t = 0)]
+    pub rate_limit_per_sec: u32,
+    /// Requests a client may send in a burst beyond the rate (0: one second's worth).
+    #[arg(long, env = "KIBITZ_RATE_LIMIT_BURST", default_value_t = 0)]
+    pub rate_limit_burst: u32,
+    /// Behind a reverse proxy: take the client address from the last
+    /// X-Forwarded-For entry (only when the proxy sets it).
+    #[arg(long, env = "KIBITZ_RATE_LIMIT_TRUST_FORWARDED", default_value_t = false)]
+    pub rate_limit_trust_forwarded: bool,
     /// Finished matches are deleted this many seconds after their last move.
     #[arg(long, env = "KIBITZ_MATCH_RETENTION_SECS", default_value_t = 7 * 24 * 3600)]
     pub match_retention_secs: u64,

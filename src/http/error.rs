@@ -37,6 +37,11 @@ impl ApiError {
         }
     }
 
+    pub fn with_retry_after(mut self, secs: u64) -> Self {
+        self.retry_after_secs = Some(secs);
+        self
+    }
+
     /// Adds a header the status calls for (WWW-Authenticate with a 401).
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
         self.extra_header = Some((name, value));

@@ -47,6 +47,8 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Ap
 }
 
 pub async fn metrics(State(state): State<AppState>) -> Response {
+    metrics::gauge!("kibitz_search_workers_busy").set(state.search_pool.busy() as f64);
+    metrics::gauge!("kibitz_search_workers").set(state.search_pool.concurrency() as f64);
     let (tables, bytes) = state.pig_tables.memory();
     metrics::gauge!("kibitz_pig_tables").set(tables as f64);
     metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);

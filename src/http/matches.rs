@@ -153,8 +153,10 @@ where
     T: Send + 'static,
     F: FnOnce(&AiContext, &mut StdRng) -> Result<T, MatchError> + Send + 'static,
 {
+    let permit = state.search_pool.enter().await?;
     let state = state.clone();
     tokio::task::spawn_blocking(move || {
+        let _permit = permit;
         let ctx = AiContext {
             pig_tables: &state.pig_tables,
             tictactoe: &state.tictactoe,

@@ -9,7 +9,9 @@ pub mod metrics;
 pub mod nine_square;
 pub mod number_square;
 pub mod pig;
+pub mod pool;
 pub mod problems;
+pub mod rate_limit;
 pub mod search;
 pub mod state;
 pub mod tictactoe;
@@ -78,40 +80,46 @@ pub fn router(state: AppState) -> Router {
     for (_, path, handler) in routes() {
         router = router.route(path, handler);
     }
-    router
+    let mut router = router
         .route_layer(middleware::from_fn(metrics::record))
         .fallback(not_found)
-        .with_state(state)
-        .layer(DefaultBodyLimit::max(config.body_limit_bytes))
-        .layer(
-            ServiceBuilder::new()
-                .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
-                .layer(
-                    TraceLayer::new_for_http()
-                        .make_span_with(|req: &axum::http::Request<_>| {
-                            let id = req
-                                .headers()
-                                .get("x-request-id")
-                                .and_then(|v| v.to_str().ok())
-                                .unwrap_or("-");
-                            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), id)
-                        })
-                        .on_request(())
-                        .on_response(DefaultOnResponse::new().level(Level::INFO)),
-                )
-                .layer(PropagateRequestIdLayer::x_request_id())
-                .layer(CompressionLayer::new())
-                .layer(cors(&config))
-                .layer(middleware::from_fn(problems::problem_for_plain_errors))
-                .layer(TimeoutLayer::with_status_code(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    Duration::from_millis(config.request_timeout_ms),
-                ))
-                // Refuses oversized bodies by Content-Length before reading
-                // them; the extractors' limit catches streamed ones.
-                .layer(MapResponseBodyLayer::new(axum::body::Body::new))
-                .layer(RequestBodyLimitLayer::new(config.body_limit_bytes)),
-        )
+        .with_state(state);
+    if let Some(limit) = rate_limit::RateLimit::new(
+        config.rate_limit_per_sec,
+        config.rate_limit_burst,
+        config.rate_limit_trust_forwarded,
+    ) {
+        router = router.layer(middleware::from_fn_with_state(limit, rate_limit::limit));
+    }
+    router.layer(DefaultBodyLimit::max(config.body_limit_bytes)).layer(
+        ServiceBuilder::new()
+            .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
+            .layer(
+                TraceLayer::new_for_http()
+                    .make_span_with(|req: &axum::http::Request<_>| {
+                        let id = req
+                            .headers()
+                            .get("x-request-id")
+                            .and_then(|v| v.to_str().ok())
+                            .unwrap_or("-");
+                        tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), id)
+                    })
+                    .on_request(())
+                    .on_response(DefaultOnResponse::new().level(Level::INFO)),
+            )
+            .layer(PropagateRequestIdLayer::x_request_id())
+            .layer(CompressionLayer::new())
+            .layer(cors(&config))
+            .layer(middleware::from_fn(problems::problem_for_plain_errors))
+            .layer(TimeoutLayer::with_status_code(
+                StatusCode::SERVICE_UNAVAILABLE,
+                Duration::from_millis(config.request_timeout_ms),
+            ))
+            // Refuses oversized bodies by Content-Length before reading
+            // them; the extractors' limit catches streamed ones.
+            .layer(MapResponseBodyLayer::new(axum::body::Body::new))
+            .layer(RequestBodyLimitLayer::new(config.body_limit_bytes)),
+    )
 }
 
 fn cors(config: &Config) -> CorsLayer {

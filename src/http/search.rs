@@ -60,10 +60,14 @@ where
     // guard: the search stops. After a normal finish, setting the flag on a
     // search that has already returned does nothing.
     let _stop_if_abandoned = CancelOnDrop(cancel);
-    let result = tokio::task::spawn_blocking(move || span.in_scope(|| work(&limits)))
-        .instrument(tracing::Span::current())
-        .await
-        .map_err(|e| ApiError::internal(&e));
+    let permit = state.search_pool.enter().await?;
+    let result = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        span.in_scope(|| work(&limits))
+    })
+    .instrument(tracing::Span::current())
+    .await
+    .map_err(|e| ApiError::internal(&e));
     metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
     result
 }

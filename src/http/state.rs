@@ -2,7 +2,9 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
+use super::pool::SearchPool;
 use crate::config::Config;
 use crate::solve::ishitori::{SolverConfig, SubtractionSolver};
 use crate::solve::number_square::NumberSquareSolver;
@@ -18,6 +20,7 @@ pub struct AppState {
     pub tictactoe: Arc<TicTacToeSolver>,
     pub ishitori: Arc<SubtractionSolver>,
     pub number_square: Arc<NumberSquareSolver>,
+    pub search_pool: Arc<SearchPool>,
     draining: Arc<AtomicBool>,
 }
 
@@ -26,6 +29,10 @@ impl AppState {
         let tictactoe = Arc::new(TicTacToeSolver::new(config.memo_capacity));
         let ishitori = Arc::new(SubtractionSolver::new(SolverConfig::default()));
         let number_square = Arc::new(NumberSquareSolver::new(config.memo_capacity));
+        let search_pool = Arc::new(SearchPool::new(
+            config.search_concurrency,
+            Duration::from_millis(config.search_queue_ms),
+        ));
         Self {
             config: Arc::new(config),
             pig_tables,
@@ -33,6 +40,7 @@ impl AppState {
             tictactoe,
             ishitori,
             number_square,
+            search_pool,
             draining: Arc::new(AtomicBool::new(false)),
         }
     }

@@ -5,6 +5,7 @@ mod errors;
 mod games;
 mod health;
 mod helpers;
+mod limits;
 mod matches;
 mod openapi;
 mod pig;

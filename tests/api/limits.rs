@@ -1,0 +1,91 @@
+//! Bounded resources: the search pool turns a flood of long searches into
+//! quick 503s while cheap lookups keep answering.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use serde_json::json;
+use tower::ServiceExt;
+
+use crate::helpers::{spawn_app_on, TestDb};
+
+fn big_board_search(max_ms: u64) -> Request<Body> {
+    let board: Vec<String> = (0..11)
+        .map(|r| {
+            if r == 5 {
+                ".....X.....".to_string()
+            } else {
+                ".".repeat(11)
+            }
+        })
+        .collect();
+    Request::builder()
+        .method(Method::POST)
+        .uri("/tictactoe/move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(
+            json!({"board": board, "k": 5, "max_ms": max_ms}).to_string(),
+        ))
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_search_pool_answers_503_with_retry_after_while_pig_still_answers() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.search_concurrency = 1;
+        c.search_queue_ms = 100;
+    })
+    .await;
+    let long = tokio::spawn(app.router.clone().oneshot(big_board_search(1500)));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let refused = app.send(big_board_search(100)).await;
+    refused.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(refused.headers.get(header::RETRY_AFTER).unwrap(), "1");
+
+    let pig = app
+        .post_json(
+            "/pig/decision",
+            &json!({"my_score": 10, "opponent_score": 20, "turn_total": 5}),
+        )
+        .await;
+    assert_eq!(pig.status, StatusCode::OK);
+
+    let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
+    assert!(metrics.contains("kibitz_search_workers_busy 1"), "{metrics}");
+
+    let first = long.await.unwrap().unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    // The worker is free again.
+    assert_eq!(app.send(big_board_search(50)).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_optional_rate_limit_answers_429_with_retry_after_but_never_limits_health() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.rate_limit_per_sec = 1;
+        c.rate_limit_burst = 3;
+    })
+    .await;
+    let pig = json!({"my_score": 0, "opponent_score": 0, "turn_total": 0});
+    for _ in 0..3 {
+        assert_eq!(app.post_json("/pig/decision", &pig).await.status, StatusCode::OK);
+    }
+    let limited = app.post_json("/pig/decision", &pig).await;
+    limited.assert_problem(StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = limited.headers[header::RETRY_AFTER].to_str().unwrap().parse().unwrap();
+    assert!((1..=2).contains(&retry), "Retry-After {retry}");
+    for _ in 0..10 {
+        assert_eq!(app.get("/healthz").await.status, StatusCode::OK);
+    }
+}
+
+#[tokio::test]
+async fn without_configuration_there_is_no_rate_limit() {
+    let app = spawn_app_on(TestDb::Sqlite, |_| {}).await;
+    let pig = json!({"my_score": 0, "opponent_score": 0, "turn_total": 0});
+    for _ in 0..50 {
+        assert_eq!(app.post_json("/pig/decision", &pig).await.status, StatusCode::OK);
+    }
+}
