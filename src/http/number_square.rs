@@ -18,10 +18,9 @@ const MAX_ABS_SCORE: i64 = 1_000_000_000_000;
 #[derive(Deserialize)]
 pub struct MoveRequest {
     board: Vec<Vec<Option<i64>>>,
-    #[serde(default)]
-    my_score: i64,
-    #[serde(default)]
-    opponent_score: i64,
+    // Options, not serde defaults: an explicit null means 0 too.
+    my_score: Option<i64>,
+    opponent_score: Option<i64>,
     max_ms: Option<u64>,
     strategy: Option<String>,
 }
@@ -104,7 +103,8 @@ pub async fn best_move(
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
     let board = Board::from_rows(&request.board).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let lead = score("my_score", request.my_score)? - score("opponent_score", request.opponent_score)?;
+    let lead = score("my_score", request.my_score.unwrap_or(0))?
+        - score("opponent_score", request.opponent_score.unwrap_or(0))?;
     let (strategy, analysis) = match request.strategy.as_deref().unwrap_or("best") {
         "best" => {
             let solver = state.number_square.clone();

@@ -47,12 +47,10 @@ pub struct DecisionRequest {
     my_score: i64,
     opponent_score: i64,
     turn_total: i64,
-    #[serde(default = "default_goal")]
-    goal: i64,
-    #[serde(default = "default_die_sides")]
-    die_sides: i64,
-    #[serde(default = "default_variant")]
-    variant: String,
+    // Options, not serde defaults: an explicit null means "the default" too.
+    goal: Option<i64>,
+    die_sides: Option<i64>,
+    variant: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -75,9 +73,9 @@ pub async fn decision(
     ApiJson(request): ApiJson<DecisionRequest>,
 ) -> Result<Json<DecisionResponse>, ApiError> {
     let rules = RulesParams {
-        goal: request.goal,
-        die_sides: request.die_sides,
-        variant: request.variant,
+        goal: request.goal.unwrap_or_else(default_goal),
+        die_sides: request.die_sides.unwrap_or_else(default_die_sides),
+        variant: request.variant.unwrap_or_else(default_variant),
     }
     .validate(&state)?;
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
