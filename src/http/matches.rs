@@ -11,15 +11,17 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use rand::rngs::{OsRng, StdRng};
 use rand::{RngCore, SeedableRng};
-use serde::Deserialize;
-use serde_json::{json, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::error::ApiError;
 use super::extract::ApiJson;
 use super::state::AppState;
-use crate::matches::{AiContext, HistoryEntry, Match, MatchError, MatchLimits, NewMatch};
+use crate::matches::{
+    Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Status,
+};
 use crate::store::{timestamp, SaveOutcome, StoredEvent, StoredMatch};
 
 /// Ids are public (they appear in URLs); tokens are the secret.
@@ -114,36 +116,63 @@ fn stamp(entries: Vec<HistoryEntry>, at: &str) -> Vec<StoredEvent> {
         .collect()
 }
 
-/// The match object of the contract.
-fn match_json(stored: &StoredMatch) -> Value {
+/// The match object of the contract, fields in the contract's order.
+#[derive(Serialize)]
+struct MatchBody<'a> {
+    id: &'a str,
+    game: GameKind,
+    options: &'a Value,
+    ai: &'a AiSpec,
+    ai_first: bool,
+    status: Status,
+    ply: u64,
+    state: &'a Value,
+    history: Vec<EventBody<'a>>,
+    result: Option<MatchResult>,
+    created_at: &'a str,
+    updated_at: &'a str,
+    /// Only in the answer to POST /matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    token: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct EventBody<'a> {
+    ply: u64,
+    actor: Actor,
+    #[serde(rename = "move")]
+    mv: &'a Option<Value>,
+    roll: Option<u32>,
+    at: &'a str,
+}
+
+fn match_body<'a>(stored: &'a StoredMatch, token: Option<&'a str>) -> MatchBody<'a> {
     let m = &stored.game;
-    let history: Vec<Value> = stored
-        .history
-        .iter()
-        .map(|e| {
-            json!({
-                "ply": e.entry.ply,
-                "actor": e.entry.actor,
-                "move": e.entry.mv,
-                "roll": e.entry.roll,
-                "at": e.at,
+    MatchBody {
+        id: &stored.id,
+        game: m.game,
+        options: &m.options,
+        ai: &m.ai,
+        ai_first: m.ai_first,
+        status: m.status,
+        ply: m.ply,
+        state: &m.state,
+        history: stored
+            .history
+            .iter()
+            .map(|e| EventBody {
+                ply: e.entry.ply,
+                actor: e.entry.actor,
+                mv: &e.entry.mv,
+                roll: e.entry.roll,
+                at: &e.at,
             })
-        })
-        .collect();
-    json!({
-        "id": stored.id,
-        "game": m.game,
-        "options": m.options,
-        "ai": m.ai,
-        "ai_first": m.ai_first,
-        "status": m.status,
-        "ply": m.ply,
-        "state": m.state,
-        "history": history,
-        "result": m.result,
-        "created_at": stored.created_at,
-        "updated_at": stored.updated_at,
-    })
+            .collect(),
+        result: m.result,
+        created_at: &stored.created_at,
+        updated_at: &stored.updated_at,
+        token,
+    }
 }
 
 /// Runs the engine on a blocking thread: an AI move can be a real search.
@@ -192,10 +221,8 @@ pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<New
         created_at: now.clone(),
         updated_at: now,
     };
-    let mut body = match_json(&stored);
-    body["token"] = Value::String(token);
     let location = format!("/matches/{}", stored.id);
-    let mut response = (StatusCode::CREATED, Json(body)).into_response();
+    let mut response = (StatusCode::CREATED, Json(match_body(&stored, Some(&token)))).into_response();
     if let Ok(value) = HeaderValue::from_str(&location) {
         response.headers_mut().insert(header::LOCATION, value);
     }
@@ -206,9 +233,9 @@ pub async fn get_match(
     State(state): State<AppState>,
     Path(id): Path<String>,
     headers: HeaderMap,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let stored = load_authorized(&state, &id, &headers).await?;
-    Ok(Json(match_json(&stored)))
+    Ok(Json(match_body(&stored, None)).into_response())
 }
 
 pub async fn play(
@@ -216,7 +243,7 @@ pub async fn play(
     Path(id): Path<String>,
     headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let mut stored = load_authorized(&state, &id, &headers).await?;
     let offered_ply = request.ply;
     let stale = |current: u64| {
@@ -249,5 +276,5 @@ pub async fn play(
     stored.game = after;
     stored.history.extend(events);
     stored.updated_at = now;
-    Ok(Json(match_json(&stored)))
+    Ok(Json(match_body(&stored, None)).into_response())
 }
