@@ -5,9 +5,11 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use kibitz::games::number_square::{Board as NsBoard, Tile};
 use kibitz::games::tictactoe::{GameResult, Position, TicTacToeError};
 use kibitz::matches::{Actor, AiContext, HistoryEntry, Match, MatchError, MatchLimits, NewMatch, Status, Winner};
 use kibitz::solve::ishitori::SubtractionSolver;
+use kibitz::solve::number_square::NumberSquareSolver;
 use kibitz::solve::tictactoe::TicTacToeSolver;
 use kibitz::tables::cache::PigTables;
 use rand::rngs::StdRng;
@@ -19,6 +21,7 @@ struct Solvers {
     pig_tables: PigTables,
     tictactoe: TicTacToeSolver,
     ishitori: SubtractionSolver,
+    number_square: NumberSquareSolver,
 }
 
 fn solvers() -> &'static Solvers {
@@ -29,6 +32,7 @@ fn solvers() -> &'static Solvers {
             pig_tables: PigTables::new(dir, 1 << 28),
             tictactoe: TicTacToeSolver::new(1 << 16),
             ishitori: SubtractionSolver::default(),
+            number_square: NumberSquareSolver::new(1 << 16),
         }
     })
 }
@@ -41,7 +45,10 @@ fn ctx() -> AiContext<'static> {
         pig_tables: &s.pig_tables,
         tictactoe: &s.tictactoe,
         ishitori: &s.ishitori,
+        number_square: &s.number_square,
         limits: MatchLimits {
+            number_square_time: Duration::from_secs(60),
+            number_square_nodes: 20_000,
             nine_square_time: Duration::from_secs(60),
             nine_square_nodes: 1_500,
             tictactoe_time: Duration::from_secs(60),
@@ -106,8 +113,26 @@ fn random_move(m: &Match, rng: &mut StdRng) -> Value {
             let chosen: Vec<Value> = empties.choose_multiple(rng, due).cloned().collect();
             json!({ "placements": chosen })
         }
+        "number-square" => {
+            let legal = ns_board(&m.state).legal_moves();
+            let tile = legal.choose(rng).unwrap();
+            json!({"row": tile.row, "col": tile.col})
+        }
         other => panic!("no random player for {other}"),
     }
+}
+
+fn ns_rows(board: &Value) -> Vec<Vec<Option<i64>>> {
+    board
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row.as_array().unwrap().iter().map(Value::as_i64).collect())
+        .collect()
+}
+
+fn ns_board(state: &Value) -> NsBoard {
+    NsBoard::from_rows(&ns_rows(&state["board"])).unwrap()
 }
 
 fn board(state: &Value) -> Vec<String> {
@@ -194,7 +219,7 @@ fn assert_consistent(m: &Match, history: &[HistoryEntry]) {
             let human = m.state["scores"]["human"].as_u64().unwrap();
             let ai = m.state["scores"]["ai"].as_u64().unwrap();
             let scores = result.scores.unwrap();
-            assert_eq!((u64::from(scores.human), u64::from(scores.ai)), (human, ai));
+            assert_eq!((scores.human, scores.ai), (human as i64, ai as i64));
             match result.winner {
                 Winner::Human => assert!(human >= goal && ai < goal),
                 Winner::Ai => assert!(ai >= goal && human < goal),
@@ -246,8 +271,8 @@ fn assert_consistent(m: &Match, history: &[HistoryEntry]) {
             let human = m.state["human_plays"].as_str().unwrap();
             let ai = if human == "X" { "O" } else { "X" };
             let scores = result.scores.unwrap();
-            assert_eq!(u64::from(scores.human), m.state["score"][human].as_u64().unwrap());
-            assert_eq!(u64::from(scores.ai), m.state["score"][ai].as_u64().unwrap());
+            assert_eq!(scores.human, m.state["score"][human].as_i64().unwrap());
+            assert_eq!(scores.ai, m.state["score"][ai].as_i64().unwrap());
             let expected = match scores.human.cmp(&scores.ai) {
                 std::cmp::Ordering::Greater => Winner::Human,
                 std::cmp::Ordering::Less => Winner::Ai,
@@ -260,6 +285,38 @@ fn assert_consistent(m: &Match, history: &[HistoryEntry]) {
                     assert_eq!(history[i - 1].actor, Actor::Dice, "entry {i}");
                 }
             }
+        }
+        "number-square" => {
+            // Replays the history on the starting board: every tile's value
+            // goes to whoever took it, and the game ended where it says.
+            let scores = result.scores.unwrap();
+            assert_eq!(scores.human, m.state["scores"]["human"].as_i64().unwrap());
+            assert_eq!(scores.ai, m.state["scores"]["ai"].as_i64().unwrap());
+            if let Some(start) = m.options.get("board") {
+                let mut board = NsBoard::from_rows(&ns_rows(start)).unwrap();
+                let (mut human, mut ai) = (0, 0);
+                for e in history {
+                    let mv = e.mv.as_ref().unwrap();
+                    let tile = Tile::new(
+                        mv["row"].as_u64().unwrap() as usize,
+                        mv["col"].as_u64().unwrap() as usize,
+                    );
+                    let played = board.play(tile).unwrap();
+                    match e.actor {
+                        Actor::Human => human += played.points,
+                        _ => ai += played.points,
+                    }
+                    board = played.board;
+                }
+                assert!(board.is_over());
+                assert_eq!((human, ai), (scores.human, scores.ai));
+            }
+            let expected = match scores.human.cmp(&scores.ai) {
+                std::cmp::Ordering::Greater => Winner::Human,
+                std::cmp::Ordering::Less => Winner::Ai,
+                std::cmp::Ordering::Equal => Winner::Draw,
+            };
+            assert_eq!(result.winner, expected);
         }
         other => panic!("unexpected game {other}"),
     }
@@ -282,6 +339,8 @@ fn whole_matches_of_every_game_play_to_a_consistent_end() {
         ("ishitori", json!({"heaps": [5, 7, 3], "misere": true})),
         ("ishitori", json!({"heaps": [6, 9], "take": [2, 3], "misere": false})),
         ("nine-square", json!({})),
+        ("number-square", json!({"size": 4})),
+        ("number-square", json!({"board": [[3, -1, 4], [1, -5, 9], [2, 6, -5]]})),
     ];
     for (game, options) in games {
         for (seed, level, ai_first) in [(1, 10, false), (2, 10, true), (3, 1, false), (4, 5, true)] {
@@ -465,7 +524,18 @@ fn bad_requests_name_the_field() {
     let mut rng = StdRng::seed_from_u64(1);
     let cases = [
         (request("chess", json!({}), 10, false), "game"),
-        (request("number-square", json!({}), 10, false), "number-square"),
+        (request("number-square", json!({"size": 1}), 10, false), "options.size"),
+        (request("number-square", json!({"size": 13}), 10, false), "options.size"),
+        (request("number-square", json!({"board": [[1, 2]]}), 10, false), "board"),
+        (
+            request(
+                "number-square",
+                json!({"size": 3, "board": [[1, 2], [3, 4]]}),
+                10,
+                false,
+            ),
+            "size",
+        ),
         (request("pig", json!({"goal": 0}), 10, false), "goal"),
         (request("pig", json!({"goal": 100000}), 10, false), "goal"),
         (request("pig", json!({"die_sides": 1}), 10, false), "die_sides"),
@@ -656,4 +726,75 @@ fn pig_level_one_usually_holds_when_holding_wins() {
     assert_eq!(held, chances);
     let (held, chances) = holds(1);
     assert!(held * 2 > chances, "level 1 held {held} of {chances}");
+}
+
+// ---------------------------------------------------------------------------
+// Number Square against a brute force written here: the first player's best
+// final margin (its points minus the other's) from a board, by trying every
+// legal tile to the end of the game.
+
+fn brute_force_margin(board: &NsBoard) -> i64 {
+    if board.is_over() {
+        return 0;
+    }
+    board
+        .legal_moves()
+        .into_iter()
+        .map(|tile| {
+            let played = board.play(tile).unwrap();
+            played.points - brute_force_margin(&played.board)
+        })
+        .max()
+        .unwrap()
+}
+
+fn small_board(rng: &mut StdRng, n: usize) -> Value {
+    let rows: Vec<Vec<i64>> = (0..n)
+        .map(|_| (0..n).map(|_| rng.gen_range(-9..=9)).collect())
+        .collect();
+    json!(rows)
+}
+
+#[test]
+fn number_square_at_level_10_gets_the_exact_value_against_perfect_play_and_no_less_against_any() {
+    let mut boards = StdRng::seed_from_u64(77);
+    // 3x3: the brute force visits at most 9! lines, without a memo.
+    for case in 0..10u64 {
+        let start = small_board(&mut boards, 3);
+        let exact = brute_force_margin(&NsBoard::from_rows(&ns_rows(&start)).unwrap());
+        for perfect_person in [true, false] {
+            let mut rng = StdRng::seed_from_u64(case);
+            let mut person = StdRng::seed_from_u64(case + 1000);
+            let request = request("number-square", json!({"board": start}), 10, true);
+            let (mut m, _) = Match::create(&request, &ctx(), &mut rng).unwrap();
+            while m.status != Status::Finished {
+                let board = ns_board(&m.state);
+                let tile = if perfect_person {
+                    // The reply that is best for the person by brute force.
+                    *board
+                        .legal_moves()
+                        .iter()
+                        .max_by_key(|&&t| {
+                            let played = board.play(t).unwrap();
+                            played.points - brute_force_margin(&played.board)
+                        })
+                        .unwrap()
+                } else {
+                    *board.legal_moves().choose(&mut person).unwrap()
+                };
+                m.play(&json!({"row": tile.row, "col": tile.col}), &ctx(), &mut rng)
+                    .unwrap();
+            }
+            let scores = m.result.unwrap().scores.unwrap();
+            let ai_margin = scores.ai - scores.human;
+            if perfect_person {
+                assert_eq!(ai_margin, exact, "board {start}: both perfect");
+            } else {
+                assert!(
+                    ai_margin >= exact,
+                    "board {start}: AI margin {ai_margin} < exact {exact}"
+                );
+            }
+        }
+    }
 }

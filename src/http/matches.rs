@@ -190,6 +190,7 @@ where
             pig_tables: &state.pig_tables,
             tictactoe: &state.tictactoe,
             ishitori: &state.ishitori,
+            number_square: &state.number_square,
             limits: MatchLimits {
                 pig_max_goal: state.config.pig_max_goal,
                 ..MatchLimits::default()

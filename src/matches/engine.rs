@@ -11,8 +11,8 @@
 //! The history is returned, not kept: each call hands back the entries it
 //! added, numbered on from [`Match::ply`]; the store adds their time.
 //!
-//! Every game is an adapter implementing [`MatchGame`]; a new game (Number
-//! Square) needs one more adapter and one more arm in the dispatch below.
+//! Every game is an adapter implementing [`MatchGame`]; a new game needs one
+//! more adapter and one more arm in the dispatch below.
 
 use std::fmt;
 use std::str::FromStr;
@@ -23,12 +23,13 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::solve::ishitori::SubtractionSolver;
+use crate::solve::number_square::NumberSquareSolver;
 use crate::solve::tictactoe::TicTacToeSolver;
 use crate::tables::cache::PigTables;
 
 use super::json::{field_error, Obj};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
-use super::{ishitori, nine_square, pig, tictactoe};
+use super::{ishitori, nine_square, number_square, pig, tictactoe};
 
 /// Why a match could not be created or a move not applied. Every variant
 /// but [`MatchError::Corrupt`] and [`MatchError::Internal`] is the client's
@@ -39,8 +40,6 @@ pub enum MatchError {
         "game must be one of \"pig\", \"tictactoe\", \"ishitori\", \"number-square\", \"nine-square\" (got {0:?})"
     )]
     UnknownGame(String),
-    #[error("game \"{0}\" cannot be played as a match on this server yet")]
-    GameUnavailable(&'static str),
     /// A field of the wrong type, out of range, or missing.
     #[error("{field} {expected}")]
     Field { field: String, expected: String },
@@ -98,11 +97,6 @@ impl GameKind {
             GameKind::NineSquare => "nine-square",
         }
     }
-
-    /// Whether this server can play matches of it.
-    pub fn is_available(self) -> bool {
-        self != GameKind::NumberSquare
-    }
 }
 
 impl fmt::Display for GameKind {
@@ -148,8 +142,9 @@ pub enum Winner {
 /// Final scores, for the games that keep score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scores {
-    pub human: u32,
-    pub ai: u32,
+    /// Signed: Number Square boards may hold negative tiles.
+    pub human: i64,
+    pub ai: i64,
 }
 
 /// `{"winner": ..., "scores": {"human", "ai"}}` (scores only where the game
@@ -162,7 +157,7 @@ pub struct MatchResult {
 }
 
 impl MatchResult {
-    pub(crate) fn from_scores(human: u32, ai: u32) -> MatchResult {
+    pub(crate) fn from_scores(human: i64, ai: i64) -> MatchResult {
         let winner = match human.cmp(&ai) {
             std::cmp::Ordering::Greater => Winner::Human,
             std::cmp::Ordering::Less => Winner::Ai,
@@ -259,6 +254,9 @@ pub struct MatchLimits {
     /// Nine Square: time and nodes per AI turn.
     pub nine_square_time: Duration,
     pub nine_square_nodes: u64,
+    /// Number Square: time and nodes per AI move (exact on small boards).
+    pub number_square_time: Duration,
+    pub number_square_nodes: u64,
 }
 
 impl Default for MatchLimits {
@@ -270,6 +268,8 @@ impl Default for MatchLimits {
             ishitori_time: Duration::from_millis(1000),
             nine_square_time: Duration::from_millis(200),
             nine_square_nodes: 30_000,
+            number_square_time: Duration::from_millis(300),
+            number_square_nodes: 200_000,
         }
     }
 }
@@ -280,6 +280,7 @@ pub struct AiContext<'a> {
     pub pig_tables: &'a PigTables,
     pub tictactoe: &'a TicTacToeSolver,
     pub ishitori: &'a SubtractionSolver,
+    pub number_square: &'a NumberSquareSolver,
     pub limits: MatchLimits,
 }
 
@@ -442,7 +443,9 @@ impl Match {
             GameKind::NineSquare => {
                 start_with::<nine_square::NineSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
-            GameKind::NumberSquare => return Err(MatchError::GameUnavailable(game.as_str())),
+            GameKind::NumberSquare => {
+                start_with::<number_square::NumberSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
+            }
         };
         let m = Match {
             game,
@@ -480,7 +483,7 @@ impl Match {
             GameKind::Tictactoe => play_with::<tictactoe::TicTacToeMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::Ishitori => play_with::<ishitori::IshitoriMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::NineSquare => play_with::<nine_square::NineSquareMatch>(self, mv, ctx, rng, &mut log)?,
-            GameKind::NumberSquare => return Err(MatchError::GameUnavailable(self.game.as_str())),
+            GameKind::NumberSquare => play_with::<number_square::NumberSquareMatch>(self, mv, ctx, rng, &mut log)?,
         };
         self.status = if progress.result.is_some() {
             Status::Finished

@@ -3,9 +3,7 @@
 //! [`engine`] is a match's life without storage or HTTP: create one from
 //! the request, apply the person's moves, let the AI and the dice answer.
 //! [`levels`] is how an AI below level 10 makes its mistakes. Each game's
-//! adapter lives in its own file; Number Square needs one more such file
-//! (an implementation of `engine::MatchGame`) and one more arm in
-//! `Match::create` and `Match::play`.
+//! adapter (an implementation of `engine::MatchGame`) lives in its own file.
 
 pub mod engine;
 pub mod levels;
@@ -13,6 +11,7 @@ pub mod levels;
 mod ishitori;
 mod json;
 mod nine_square;
+mod number_square;
 mod pig;
 mod tictactoe;
 

@@ -61,7 +61,7 @@ fn placements_json(cells: &[Coord]) -> Value {
 
 fn result_of(board: &Board, human: Player) -> MatchResult {
     let score = board.score();
-    MatchResult::from_scores(score.of(human), score.of(human.opponent()))
+    MatchResult::from_scores(score.of(human).into(), score.of(human.opponent()).into())
 }
 
 fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Vec<Coord> {

@@ -73,7 +73,7 @@ fn roll(rules: &PigRules, rng: &mut dyn RngCore) -> u32 {
 fn finished(s: &Scores) -> Progress {
     Progress {
         state: state_json(s),
-        result: Some(MatchResult::from_scores(s.human, s.ai)),
+        result: Some(MatchResult::from_scores(s.human.into(), s.ai.into())),
     }
 }
 

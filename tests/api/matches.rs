@@ -48,7 +48,9 @@ on_both_databases!(
 );
 
 async fn app_on(db: TestDb) -> TestApp {
-    let app = spawn_app_on(db, |_| {}).await;
+    // Concurrent moves wait for a search worker rather than getting 503 on
+    // a machine busy with other work (the pool itself is tested in limits.rs).
+    let app = spawn_app_on(db, |c| c.search_queue_ms = 30_000).await;
     let ready = app.wait_ready().await;
     assert_eq!(ready.status, StatusCode::OK, "{}", String::from_utf8_lossy(&ready.body));
     app
