@@ -59,6 +59,13 @@ function turnStory(m) {
   return parts.join(" ");
 }
 
+// Whose roll the die shows: after the AI's turn it is the AI's last one.
+function lastRoller(m) {
+  const i = m.history.findLastIndex((e) => e.actor === "dice");
+  if (i < 1) return "no roll yet";
+  return m.history[i - 1].actor === "human" ? "your roll" : "the AI's roll";
+}
+
 function scoreRow(who, score, goal, extra) {
   const bar = h("div", { class: "progress", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": goal, "aria-valuenow": score, "aria-label": `${who}: ${score} of ${goal}` });
   const fill = h("div", { class: "fill" });
@@ -113,8 +120,10 @@ function color(t) {
 function drawPolicy(canvas, data, m) {
   const goal = data.goal;
   const scale = Math.max(2, Math.ceil(400 / goal));
-  canvas.width = goal * scale;
-  canvas.height = goal * scale;
+  // A white margin, so that a position on the map's edge stays visible.
+  const pad = 12;
+  canvas.width = goal * scale + 2 * pad;
+  canvas.height = goal * scale + 2 * pad;
   const ctx = canvas.getContext("2d");
   // The scale ends at the largest real hold threshold: the long "roll on to
   // the goal" runs of a player far behind would otherwise wash out the rest.
@@ -129,15 +138,15 @@ function drawPolicy(canvas, data, m) {
     for (let j = 0; j < goal; j++) {
       ctx.fillStyle = color(Math.min(1, holdAt(data.policy, goal, i, j) / max));
       // x: your score, y: the AI's score, origin at the bottom left.
-      ctx.fillRect(i * scale, (goal - 1 - j) * scale, scale, scale);
+      ctx.fillRect(pad + i * scale, pad + (goal - 1 - j) * scale, scale, scale);
     }
   }
   const { human, ai } = m.state.scores;
   if (human < goal && ai < goal) {
     // Cross hairs reach the edges, so the position shows even in a corner.
-    const x = (human + 0.5) * scale;
-    const y = (goal - 1 - ai + 0.5) * scale;
-    const r = Math.max(6, 3 * scale);
+    const x = pad + (human + 0.5) * scale;
+    const y = pad + (goal - 1 - ai + 0.5) * scale;
+    const r = Math.max(8, 3 * scale);
     for (const [width, colour] of [[4, "rgba(255,255,255,.9)"], [2, "#d01010"]]) {
       ctx.lineWidth = width;
       ctx.strokeStyle = colour;
@@ -174,7 +183,7 @@ function policyPicture(m) {
       const legend = h("div", { class: "legend-bar" });
       body.replaceChildren(
         h("p", {}, "For each pair of scores, the turn total to stop at: roll below it, hold from it (or win there). Dark means keep rolling. The cross hairs mark this game's position."),
-        h("div", { class: "heat-wrap" }, h("span", { class: "axis-y" }, "AI's score ↑"), canvas, h("span", { class: "axis-x" }, "your score →")),
+        h("div", { class: "heat-wrap" }, h("span", { class: "axis-y" }, `AI's score 0 → ${data.goal - 1}`), canvas, h("span", { class: "axis-x" }, `your score 0 → ${data.goal - 1}`)),
         legend,
       );
       const max = drawPolicy(canvas, data, m);
@@ -240,7 +249,7 @@ export default {
       h(
         "div",
         { class: "turn" },
-        die(last_roll, `last roll: ${last_roll ?? "none yet"}`),
+        h("div", { class: "die-box" }, die(last_roll, `last roll: ${last_roll ?? "none yet"}`), h("span", { class: "label", id: "pig-roller" }, lastRoller(m))),
         h("div", { class: "turn-total" }, h("span", { class: "label" }, "Turn total"), h("span", { class: "num", id: "pig-turn-total" }, turn_total)),
         h(
           "div",

@@ -321,6 +321,8 @@ class Playground(unittest.TestCase):
         s = self.server_match()["state"]
         if self.body_data("status") == "in_progress":
             self.assertEqual(self.el("#pig-policy canvas").get_attribute("data-marker"), f"{s['scores']['human']},{s['scores']['ai']}")
+        self.wait_for(lambda: self.els(".pig-analysis") or self.body_data("status") == "finished", message="the analysis after the hold")
+        self.shot("pig-after-hold.png")
 
     def test_nine_square_turn_places_the_rolled_number_of_marks(self):
         self.start("nine-square")
