@@ -7,6 +7,7 @@ COPY src ./src
 COPY migrations ./migrations
 COPY benches ./benches
 COPY openapi.yaml ./
+COPY web ./web
 RUN cargo build --release --locked --bin kibitz \
     && mkdir -p /out/data \
     && ./target/release/kibitz solve pig --goal 100 --die-sides 6 --variant standard \

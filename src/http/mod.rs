@@ -9,6 +9,7 @@ pub mod metrics;
 pub mod nine_square;
 pub mod number_square;
 pub mod pig;
+pub mod playground;
 pub mod pool;
 pub mod problems;
 pub mod rate_limit;
@@ -52,6 +53,8 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::POST, "/matches", post(matches::create)),
         (Method::GET, "/matches/{id}", get(matches::get_match)),
         (Method::POST, "/matches/{id}/moves", post(matches::play)),
+        (Method::GET, "/", get(playground::index)),
+        (Method::GET, "/playground/{file}", get(playground::asset)),
     ]
 }
 

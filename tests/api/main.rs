@@ -9,5 +9,6 @@ mod limits;
 mod matches;
 mod openapi;
 mod pig;
+mod playground;
 mod process;
 mod replicas;

@@ -1,0 +1,75 @@
+//! GET / and GET /playground/{file}: the playground page, a person playing
+//! the AI in a browser. The files live in web/ and are compiled into the
+//! binary, so the page works offline and from the container with nothing
+//! beside the executable.
+
+use axum::extract::Path;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+use super::error::ApiError;
+
+const HTML: &str = "text/html; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// The page itself, served at `/` (its modules are under /playground/).
+const INDEX: &str = include_str!("../../web/index.html");
+
+/// Every file the page loads, by the name it has under /playground/.
+pub const ASSETS: &[(&str, &str, &str)] = &[
+    ("style.css", CSS, include_str!("../../web/style.css")),
+    ("app.js", JS, include_str!("../../web/app.js")),
+    ("api.js", JS, include_str!("../../web/api.js")),
+    ("ui.js", JS, include_str!("../../web/ui.js")),
+    ("pig.js", JS, include_str!("../../web/pig.js")),
+    ("tictactoe.js", JS, include_str!("../../web/tictactoe.js")),
+    ("ishitori.js", JS, include_str!("../../web/ishitori.js")),
+    ("number-square.js", JS, include_str!("../../web/number-square.js")),
+    ("nine-square.js", JS, include_str!("../../web/nine-square.js")),
+];
+
+/// Everything the page needs comes from this server; a stray reference to a
+/// CDN or an external font fails loudly in the browser instead of quietly
+/// depending on the network.
+const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; \
+                   connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+pub async fn index(headers: HeaderMap) -> Response {
+    serve(&headers, HTML, INDEX)
+}
+
+pub async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
+    let (_, content_type, body) = ASSETS.iter().find(|(name, _, _)| *name == file).ok_or_else(|| {
+        let shown: String = file.chars().take(60).collect();
+        ApiError::new(StatusCode::NOT_FOUND, format!("the playground has no file {shown:?}"))
+    })?;
+    Ok(serve(&headers, content_type, body))
+}
+
+/// The files change only with the binary, and their names carry no
+/// version, so browsers revalidate every time (cheap: a 304 by ETag) rather
+/// than run an old module against a new server.
+fn serve(request: &HeaderMap, content_type: &'static str, body: &'static str) -> Response {
+    let etag = format!("\"{}\"", hex::encode(&Sha256::digest(body.as_bytes())[..12]));
+    let fresh = request
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"));
+    let mut response = if fresh {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        ([(header::CONTENT_TYPE, content_type)], body).into_response()
+    };
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        headers.insert(header::ETAG, value);
+    }
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    if content_type == HTML {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CSP));
+    }
+    response
+}

@@ -1,0 +1,482 @@
+"""The playground in a real browser: headless Chromium (Debian's) through
+WebDriver, against the real server that tests/browser/run.sh starts.
+
+Environment: KIBITZ_URL (the running server), KIBITZ_BIN (the binary, for
+the test that needs a server it can stop), SCREENSHOT_DIR (where each game's
+screen is saved).
+"""
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import TimeoutException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+URL = os.environ.get("KIBITZ_URL", "http://127.0.0.1:8080").rstrip("/")
+BIN = os.environ.get("KIBITZ_BIN", "target/release/kibitz")
+SHOTS = os.environ.get("SCREENSHOT_DIR", "target/browser-screenshots")
+DESKTOP = (1280, 1500)
+PHONE = (390, 844)
+
+
+def make_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars"):
+        options.add_argument(arg)
+    options.add_argument(f"--window-size={DESKTOP[0]},{DESKTOP[1]}")
+    # The chromedriver of the same Debian release: selenium must not try to
+    # download a driver of its own.
+    service = Service(executable_path=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    return webdriver.Chrome(options=options, service=service)
+
+
+def api(method, path, body=None, token=None, base=URL):
+    """The API straight, to check the page against the server's own answers."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method)
+    if body is not None:
+        req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+STAND_IN_ID = "5" * 32
+
+# Answers the page's POST /matches for number-square with the given match
+# object; every other request goes to the server.
+NUMBER_SQUARE_STAND_IN = """
+const fake = arguments[0], real = window.fetch.bind(window);
+window.fetch = (url, init) => {
+  const body = init && init.body ? JSON.parse(init.body) : {};
+  if (String(url) === "/matches" && body.game === "number-square") {
+    return Promise.resolve(new Response(JSON.stringify(fake), { status: 201, headers: { "Content-Type": "application/json" } }));
+  }
+  return real(url, init);
+};
+"""
+
+
+def contract_number_square_match():
+    """A Number Square match as the contract describes it: 4x4 (small enough
+    for an exact, hence repeatable, analysis), two tiles taken."""
+    values = [[(7 * (4 * r + c)) % 16 + 1 for c in range(4)] for r in range(4)]
+    human, ai = values[0][1], values[1][1]
+    board = [row[:] for row in values]
+    board[0][1] = None
+    board[1][1] = None
+    at = "2026-01-01T00:00:00Z"
+    return {
+        "id": STAND_IN_ID,
+        "token": "0" * 64,
+        "game": "number-square",
+        "options": {"size": 4},
+        "ai": {"strategy": "best", "level": 10},
+        "ai_first": False,
+        "status": "in_progress",
+        "ply": 2,
+        "state": {"board": board, "scores": {"human": human, "ai": ai}},
+        "history": [
+            {"ply": 1, "actor": "human", "move": {"row": 0, "col": 1}, "roll": None, "at": at},
+            {"ply": 2, "actor": "ai", "move": {"row": 1, "col": 1}, "roll": None, "at": at},
+        ],
+        "result": None,
+    }
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Playground(unittest.TestCase):
+    driver = None
+
+    @classmethod
+    def setUpClass(cls):
+        os.makedirs(SHOTS, exist_ok=True)
+        cls.driver = make_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+
+    def setUp(self):
+        d = self.driver
+        d.set_window_size(*DESKTOP)
+        d.get(URL + "/")
+        d.execute_script("localStorage.clear()")
+        d.get(URL + "/")
+        self.wait_for(lambda: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "true")
+        self.console_checked = False
+
+    def tearDown(self):
+        # A JavaScript error is a failure even when the screen looks right.
+        logs = [e for e in self.driver.get_log("browser") if e["level"] == "SEVERE"]
+        # 4xx answers the tests provoke on purpose show up as failed loads.
+        logs = [e for e in logs if "the server responded with a status of 4" not in e["message"]]
+        self.assertEqual(logs, [], "errors in the browser console")
+
+    # ---- helpers ----------------------------------------------------------
+
+    def wait_for(self, condition, timeout=30, message=""):
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.1).until(lambda _: condition())
+        except TimeoutException:
+            self.fail(f"timed out waiting: {message or condition}; status: {self.text('status')!r}; error: {self.error_text()!r}")
+
+    def el(self, css):
+        return self.driver.find_element(By.CSS_SELECTOR, css)
+
+    def els(self, css):
+        return self.driver.find_elements(By.CSS_SELECTOR, css)
+
+    def text(self, element_id):
+        found = self.driver.find_elements(By.ID, element_id)
+        return found[0].text if found else ""
+
+    def error_text(self):
+        box = self.el("#error")
+        return box.text if box.is_displayed() else ""
+
+    def body_data(self, key):
+        return self.el("body").get_attribute(f"data-{key}")
+
+    def ply(self):
+        return int(self.el("#status").get_attribute("data-ply") or -1)
+
+    def idle(self):
+        return "busy" not in (self.el("body").get_attribute("class") or "")
+
+    def saved(self):
+        return self.driver.execute_script("return JSON.parse(localStorage.getItem('kibitz.playground.match'))")
+
+    def server_match(self):
+        s = self.saved()
+        status, m = api("GET", f"/matches/{s['id']}", token=s["token"])
+        self.assertEqual(status, 200, m)
+        return m
+
+    def shot(self, name):
+        path = os.path.join(SHOTS, name)
+        self.driver.save_screenshot(path)
+        return path
+
+    def start(self, game, options=None, level=10, ai_first=False, expect_error=False):
+        d = self.driver
+        before = self.el("#match-meta").get_attribute("data-match-id")
+        Select(self.el("#game")).select_by_value(game)
+        for name, value in (options or {}).items():
+            field = self.el(f"#opt-{name}")
+            if field.get_attribute("type") == "checkbox":
+                if field.is_selected() != value:
+                    field.click()
+            elif field.tag_name == "select":
+                Select(field).select_by_value(value)
+            else:
+                field.clear()
+                field.send_keys(str(value))
+        d.execute_script(
+            "const l = document.getElementById('level'); l.value = arguments[0];"
+            "l.dispatchEvent(new Event('input'));",
+            level,
+        )
+        self.el(f'input[name="starts"][value="{"ai" if ai_first else "human"}"]').click()
+        self.el("#start").click()
+        if expect_error:
+            self.wait_for(lambda: self.error_text() != "", message="an error message")
+            return None
+        self.wait_for(
+            lambda: self.el("#match-meta").get_attribute("data-match-id") not in (None, "", before),
+            message=f"a new {game} match",
+        )
+        self.assertEqual(self.body_data("game"), game)
+        self.assertEqual(self.error_text(), "")
+        return self.ply()
+
+    def pig_screen(self):
+        return {
+            "ply": self.ply(),
+            "you": self.el('[data-score="human"]').text,
+            "ai": self.el('[data-score="ai"]').text,
+            "turn": self.text("pig-turn-total"),
+            "history": len(self.els("#history li")),
+        }
+
+    def after_move(self, before):
+        """Waits until the page shows a later ply than `before` (or an error)."""
+        self.wait_for(lambda: self.idle() and (self.ply() > before or self.error_text()), message="the move's answer")
+        self.assertEqual(self.error_text(), "", "the move failed")
+
+    # ---- the games --------------------------------------------------------
+
+    def test_tictactoe_whole_match_by_clicking_the_ai_at_level_10_never_loses(self):
+        self.start("tictactoe", level=10)
+        # The first move by keyboard: focus the centre and press Enter.
+        centre = self.el('#board button[data-key="1,1"]')
+        centre.send_keys(Keys.ENTER)
+        self.after_move(0)
+        focused = self.driver.execute_script("return document.activeElement.closest('#board') !== null")
+        self.assertTrue(focused, "keyboard focus stays on the board after a move")
+
+        # The analysis shows, for every empty cell, what /tictactoe/move says.
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: self.els(".ttt-analysis"), message="the tic-tac-toe analysis")
+        board = self.server_match()["state"]["board"]
+        status, direct = api("POST", "/tictactoe/move", {"board": board})
+        self.assertEqual(status, 200)
+        shown = {
+            (int(c.get_attribute("data-row")), int(c.get_attribute("data-col"))): c.get_attribute("data-outcome")
+            for c in self.els(".ttt-analysis .cell[data-outcome]")
+        }
+        self.assertEqual(shown, {(mv["row"], mv["col"]): mv["outcome"] for mv in direct["moves"]})
+        self.shot("tictactoe-analysis.png")
+
+        for _ in range(9):
+            if self.body_data("status") != "in_progress":
+                break
+            before = self.ply()
+            self.els("#board button.cell:not([disabled])")[0].click()
+            self.after_move(before)
+        self.assertEqual(self.body_data("status"), "finished")
+        result = self.text("status")
+        self.assertNotIn("You won", result)
+        self.assertTrue("The AI won" in result or "draw" in result, result)
+        m = self.server_match()
+        self.assertIn(m["result"]["winner"], ("ai", "draw"))
+        # The page shows the server's final board and the whole history.
+        cells = ["".join(c.text or "." for c in row.find_elements(By.CSS_SELECTOR, ".cell")) for row in self.els("#board .grid-row")]
+        self.assertEqual(cells, m["state"]["board"])
+        self.assertTrue(self.el("#history-box").get_attribute("open") is not None)
+        self.assertEqual(len(self.els("#history li")), m["ply"])
+        self.shot("tictactoe.png")
+
+    def test_pig_reload_resumes_the_match_and_the_policy_picture_marks_the_position(self):
+        self.start("pig", {"goal": 100})
+        for _ in range(3):
+            before = self.ply()
+            self.el("#pig-roll").click()
+            self.after_move(before)
+        match_id = self.el("#match-meta").get_attribute("data-match-id")
+        before = self.pig_screen()
+        self.driver.refresh()
+        self.wait_for(lambda: self.el("#match-meta").get_attribute("data-match-id") == match_id, message="the match resumed")
+        after = self.pig_screen()
+        self.assertEqual(after, before)
+        m = self.server_match()
+        self.assertEqual(m["ply"], before["ply"])
+        self.assertEqual(str(m["state"]["turn_total"]), before["turn"])
+        self.assertEqual(self.el("#game").get_attribute("value"), "pig")
+
+        # The win probability bar agrees with /pig/decision.
+        self.wait_for(lambda: self.el("#pig-winbar").get_attribute("data-p"), message="the win probability")
+        s = m["state"]
+        _, d = api("POST", "/pig/decision", {"my_score": s["scores"]["human"], "opponent_score": s["scores"]["ai"], "turn_total": s["turn_total"]})
+        self.assertAlmostEqual(float(self.el("#pig-winbar").get_attribute("data-p")), d["win_probability"], places=5)
+
+        # The policy picture: drawn, many colours, the position marked.
+        self.el("#pig-policy summary").click()
+        self.wait_for(lambda: self.els("#pig-policy canvas[data-drawn]"), message="the policy heat map")
+        canvas = self.el("#pig-policy canvas")
+        self.assertEqual(canvas.get_attribute("data-marker"), f"{s['scores']['human']},{s['scores']['ai']}")
+        colours = self.driver.execute_script(
+            "const c = arguments[0], x = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;"
+            "const seen = new Set(); for (let i = 0; i < x.length; i += 4 * 97) seen.add(x[i] + ',' + x[i+1] + ',' + x[i+2]);"
+            "return seen.size;",
+            canvas,
+        )
+        self.assertGreater(colours, 10, "the heat map shows the thresholds' range of colours")
+        # The sentence under it names the hold threshold /pig/decision gives.
+        here = self.el(".policy-here").text
+        self.assertIn(f"below {d['hold_at']}" if d["hold_at"] is not None else "never hold", here)
+
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: self.els(".pig-analysis td[data-action]"), message="the Pig analysis")
+        roll = self.el('.pig-analysis td[data-action="roll"]').text
+        self.assertEqual(roll, f"{100 * d['roll_win_probability']:.1f}%")
+        self.shot("pig.png")
+
+        # The policy stays open across moves, and the marker follows the game.
+        before_ply = self.ply()
+        self.el("#pig-hold").click()
+        self.after_move(before_ply)
+        self.wait_for(lambda: self.els("#pig-policy canvas[data-drawn]"), message="the heat map after a move")
+        s = self.server_match()["state"]
+        if self.body_data("status") == "in_progress":
+            self.assertEqual(self.el("#pig-policy canvas").get_attribute("data-marker"), f"{s['scores']['human']},{s['scores']['ai']}")
+        self.wait_for(lambda: self.els(".pig-analysis") or self.body_data("status") == "finished", message="the analysis after the hold")
+        self.shot("pig-after-hold.png")
+
+    def test_nine_square_turn_places_the_rolled_number_of_marks(self):
+        self.start("nine-square")
+        m = self.server_match()
+        dice = m["state"]["dice"]
+        you = m["state"]["human_plays"]
+        self.assertIn(f"rolled {dice}", self.text("status"))
+        place = self.el("#nine-place")
+        self.assertFalse(place.is_enabled(), "placing needs exactly the rolled number of marks")
+        empties = self.els("#board button.cell.empty")
+        for cell in empties[10 : 10 + dice]:
+            cell.click()
+        self.assertEqual(len(self.els("#board button.cell.picked")), dice)
+        # One pick too many is refused by the page, not sent.
+        empties[0].click()
+        self.assertEqual(len(self.els("#board button.cell.picked")), dice)
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: self.els(".nine-analysis"), message="the Nine Square analysis")
+        self.shot("nine-square-picked.png")
+        before = self.ply()
+        self.el("#nine-place").click()
+        self.after_move(before)
+        after = self.server_match()
+        board = after["state"]["board"]
+        self.assertEqual(sum(row.count(you) for row in board), dice)
+        self.assertGreater(sum(row.count("O" if you == "X" else "X") for row in board), 0, "the AI answered")
+        self.assertEqual(len(self.els("#board .cell.yours")), dice)
+        self.wait_for(lambda: self.els(".nine-analysis"), message="the analysis of the new position")
+        self.shot("nine-square.png")
+
+    def test_ishitori_analysis_explains_the_rule_and_a_move_plays(self):
+        self.start("ishitori", {"remaining": 21, "take": "1, 2, 3"})
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: self.els(".ishitori-analysis .rule"), message="the Ishitori rule")
+        rule = self.el(".ishitori-analysis .rule")
+        self.assertEqual(rule.get_attribute("data-period"), "4")
+        # Misère {1,2,3}: heaps of 1 mod 4 are lost, so 21 is lost for the mover.
+        self.assertIn("{1}", rule.text)
+        self.assertEqual(len(self.els(".strip-cell.here")), 1)
+        self.shot("ishitori.png")
+        before = self.ply()
+        self.el('#board button[data-take="3"]').click()
+        self.after_move(before)
+        left = int(self.el(".heap").get_attribute("data-size"))
+        self.assertEqual(left, self.server_match()["state"]["remaining"])
+        self.assertLess(left, 18)
+
+    def test_number_square_screen(self):
+        # Number Square matches may not be served yet: the page must then say
+        # so, not freeze. The board is still checked, on a match object of the
+        # contract's shape handed to the page in place of the server's 422,
+        # with the analysis from the real /number-square/move.
+        self.el("#analysis-toggle").click()
+        Select(self.el("#game")).select_by_value("number-square")
+        self.el("#opt-size").clear()
+        self.el("#opt-size").send_keys("4")
+        self.el("#start").click()
+        self.wait_for(lambda: self.error_text() or self.body_data("game") == "number-square", message="a match or a message")
+        if self.error_text():
+            self.assertIn("422", self.error_text())
+            self.assertIn("number-square", self.error_text())
+            self.shot("number-square-422.png")
+            self.el("#error-dismiss").click()
+            self.driver.execute_script(NUMBER_SQUARE_STAND_IN, contract_number_square_match())
+            self.el("#start").click()
+            self.wait_for(lambda: self.body_data("game") == "number-square", message="the stand-in match")
+        m = self.server_match() if self.saved()["id"] != STAND_IN_ID else contract_number_square_match()
+        board = m["state"]["board"]
+        n = len(board)
+
+        def takeable(r, c):
+            if board[r][c] is None:
+                return False
+            if r in (0, n - 1) or c in (0, n - 1):
+                return True
+            return any(board[y][x] is None for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)))
+
+        shown = {(int(b.get_attribute("data-row")), int(b.get_attribute("data-col"))) for b in self.els("#board button.takeable")}
+        self.assertEqual(shown, {(r, c) for r in range(n) for c in range(n) if takeable(r, c)})
+        self.wait_for(lambda: self.els(".nsq-analysis"), message="the tile values")
+        _, direct = api("POST", "/number-square/move", {"board": board, "my_score": m["state"]["scores"]["human"], "opponent_score": m["state"]["scores"]["ai"], "max_ms": 800})
+        values = {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col"))): int(c.get_attribute("data-value")) for c in self.els(".nsq-analysis .cell[data-value]")}
+        self.assertTrue(direct["solved"], direct)
+        self.assertEqual(values, {(mv["row"], mv["col"]): mv["value"] for mv in direct["moves"]})
+        self.shot("number-square.png")
+        if m["id"] != STAND_IN_ID:
+            before = self.ply()
+            self.els("#board button.takeable")[0].click()
+            self.after_move(before)
+
+    # ---- errors and small screens ----------------------------------------
+
+    def test_api_errors_are_shown_not_swallowed(self):
+        # 422: a goal the server refuses; its detail is on the page.
+        self.start("pig", {"goal": 1000}, expect_error=True)
+        self.assertIn("422", self.error_text())
+        self.assertIn("goal", self.error_text())
+        self.el("#error-dismiss").click()
+        self.assertEqual(self.error_text(), "")
+
+        # 409: the match moved on elsewhere; the page says so and catches up.
+        self.start("ishitori", {"remaining": 30})
+        s = self.saved()
+        status, moved = api("POST", f"/matches/{s['id']}/moves", {"ply": 0, "move": {"take": 1}}, token=s["token"])
+        self.assertEqual(status, 200, moved)
+        self.el('#board button[data-take="2"]').click()
+        self.wait_for(lambda: "409" in self.error_text(), message="the 409 message")
+        self.wait_for(lambda: self.ply() == moved["ply"], message="the page reloading the match")
+        self.assertEqual(int(self.el(".heap").get_attribute("data-size")), moved["state"]["remaining"])
+        self.shot("error-409.png")
+
+    def test_a_vanished_server_is_reported(self):
+        port = free_port()
+        data = tempfile.mkdtemp()
+        server = subprocess.Popen(
+            [BIN, "serve", "--bind", f"127.0.0.1:{port}", "--data-dir", data],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            base = f"http://127.0.0.1:{port}"
+            for _ in range(120):
+                try:
+                    if api("GET", "/readyz", base=base)[0] == 200:
+                        break
+                except OSError:
+                    pass
+                time.sleep(0.25)
+            self.driver.get(base + "/")
+            self.wait_for(lambda: self.body_data("ready") == "true")
+            self.start("tictactoe")
+            server.terminate()
+            server.wait(timeout=30)
+            self.el('#board button[data-key="0,0"]').click()
+            self.wait_for(lambda: "did not answer" in self.error_text(), message="the server-gone message")
+            self.assertTrue(self.el("#error-retry").is_displayed())
+            self.assertTrue(self.idle(), "the page is usable again")
+            self.shot("error-server-gone.png")
+        finally:
+            if server.poll() is None:
+                server.kill()
+            shutil.rmtree(data, ignore_errors=True)
+        # Its console has the failed fetch; that one is expected.
+        self.driver.get_log("browser")
+
+    def test_phone_sized_screen_needs_no_sideways_scrolling(self):
+        self.driver.set_window_size(*PHONE)
+        for game, name in (("pig", "pig-phone.png"), ("nine-square", "nine-square-phone.png"), ("tictactoe", "tictactoe-phone.png")):
+            self.start(game)
+            overflow = self.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+            self.assertLessEqual(overflow, 0, f"{game} is wider than the phone's screen")
+            self.driver.execute_script("document.querySelector('.play').scrollIntoView()")
+            self.shot(name)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

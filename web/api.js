@@ -1,0 +1,63 @@
+// The kibitz HTTP API as this page uses it: JSON in, JSON out, and every
+// failure turned into an ApiError with a sentence a person can read.
+
+export class ApiError extends Error {
+  constructor(status, title, detail) {
+    super(detail ? `${title}: ${detail}` : title);
+    this.status = status; // 0 when the server did not answer at all
+    this.title = title;
+    this.detail = detail;
+  }
+}
+
+async function request(method, path, { body, token } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "The server did not answer", "is it still running? Your match is kept on the server; reload it once the server is back.");
+  }
+  const text = await response.text();
+  let json = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch (e) {
+    // A proxy's HTML error page, say: report the status alone.
+  }
+  if (!response.ok) {
+    // Problem details (RFC 9457): `detail` names what was wrong.
+    const title = (json && json.title) || response.statusText || "Error";
+    const detail = (json && json.detail) || text.slice(0, 200);
+    throw new ApiError(response.status, `${response.status} ${title}`, detail);
+  }
+  return json;
+}
+
+// POST /matches -> the match object plus its token (shown only once).
+export const createMatch = (game, options, level, aiFirst) =>
+  request("POST", "/matches", {
+    body: { game, options, ai: { strategy: "best", level }, ai_first: aiFirst },
+  });
+
+export const getMatch = (id, token) => request("GET", `/matches/${encodeURIComponent(id)}`, { token });
+
+// `ply` must be the match's current ply: a repeated click cannot play twice.
+export const playMove = (id, token, ply, move) =>
+  request("POST", `/matches/${encodeURIComponent(id)}/moves`, { token, body: { ply, move } });
+
+// The stateless endpoints, for the analysis.
+export const pigDecision = (body) => request("POST", "/pig/decision", { body });
+export const tictactoeMove = (body) => request("POST", "/tictactoe/move", { body });
+export const ishitoriMove = (body) => request("POST", "/ishitori/move", { body });
+export const numberSquareMove = (body) => request("POST", "/number-square/move", { body });
+export const nineSquareMove = (body) => request("POST", "/nine-square/move", { body });
+
+export const pigPolicy = ({ goal, die_sides, variant }) =>
+  request("GET", `/pig/policy?goal=${goal}&die_sides=${die_sides}&variant=${encodeURIComponent(variant)}`);

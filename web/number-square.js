@@ -1,0 +1,87 @@
+// Number Square ("Persegi Bilangan"): state is {board: rows of numbers with
+// null for taken tiles, scores: {human, ai}}; a move is {row, col}. A tile
+// can be taken when it is on the outer edge or next to a taken tile.
+
+import { numberSquareMove } from "./api.js";
+import { grid as uiGrid, h, numberField, ownersFromHistory, readInt } from "./ui.js";
+
+const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
+
+function takeable(board, r, c) {
+  const n = board.length;
+  if (board[r][c] === null) return false;
+  if (r === 0 || c === 0 || r === n - 1 || c === n - 1) return true;
+  return [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]].some(([y, x]) => board[y][x] === null);
+}
+
+const grid = (n, cell) => uiGrid(n, n, cell, "nsq");
+
+export default {
+  id: "number-square",
+  title: "Number Square",
+
+  optionFields() {
+    return [numberField("size", "Board size", 6, { min: 2, help: "2..12; the server deals 1..size² shuffled" })];
+  },
+
+  readOptions(form) {
+    return { size: readInt(form, "size") };
+  },
+
+  statusText(m) {
+    const last = m.history.at(-1);
+    const ai = last && last.actor === "ai" ? `The AI took ${cellName(last.move.row, last.move.col)}. ` : "";
+    return `${ai}You ${m.state.scores.human}, AI ${m.state.scores.ai}. Take a highlighted tile (on the edge or next to a taken one).`;
+  },
+
+  describeMove(mv) {
+    return `took ${cellName(mv.row, mv.col)}`;
+  },
+
+  render(m, { play }) {
+    const board = m.state.board;
+    const owners = ownersFromHistory(m.history);
+    const dealt = m.options.board; // the values of taken tiles, when the options carry the deal
+    const open = m.status === "in_progress";
+    return h(
+      "div",
+      { class: "number-square" },
+      h("p", { class: "scoreline" }, h("span", { class: "you" }, `You ${m.state.scores.human}`), " · ", h("span", { class: "them" }, `AI ${m.state.scores.ai}`)),
+      grid(board.length, (r, c) => {
+        const value = board[r][c];
+        if (value === null) {
+          const owner = owners.get(`${r},${c}`) ?? "taken";
+          // The state keeps no value for a taken tile: show whose it is.
+          const shown = dealt?.[r]?.[c] ?? { human: "you", ai: "AI" }[owner] ?? "";
+          return h("div", { class: `cell taken by-${owner}`, role: "gridcell", "aria-label": `${cellName(r, c)}: taken${owner === "taken" ? "" : owner === "human" ? " by you" : " by the AI"}` }, shown);
+        }
+        const can = open && takeable(board, r, c);
+        return h(
+          "button",
+          { type: "button", role: "gridcell", class: `cell tile${can ? " takeable" : ""}`, dataset: { key: `${r},${c}`, row: r, col: c }, disabled: !can, "aria-label": `${cellName(r, c)}: ${value}${can ? "" : ", not reachable yet"}`, onclick: () => play({ row: r, col: c }) },
+          value,
+        );
+      }),
+    );
+  },
+
+  async analyze(m) {
+    const board = m.state.board;
+    const a = await numberSquareMove({ board, my_score: m.state.scores.human, opponent_score: m.state.scores.ai, max_ms: 800 });
+    const values = new Map(a.moves.map((mv) => [`${mv.row},${mv.col}`, mv.value]));
+    const mini = grid(board.length, (r, c) => {
+      const v = values.get(`${r},${c}`);
+      if (v === undefined) return h("div", { class: "cell mini taken" }, board[r][c] === null ? "" : "·");
+      const best = a.move.row === r && a.move.col === c;
+      return h("div", { class: `cell mini ${v > 0 ? "outcome-win" : v < 0 ? "outcome-loss" : "outcome-draw"}${best ? " best" : ""}`, dataset: { value: v, row: r, col: c }, title: `${cellName(r, c)}: ${v}` }, v > 0 ? `+${v}` : v);
+    });
+    return h(
+      "div",
+      { class: "nsq-analysis" },
+      h("h3", {}, "POST /number-square/move: each takeable tile's value"),
+      h("p", {}, `Best: ${cellName(a.move.row, a.move.col)}; you would end ${a.final_margin >= 0 ? "+" : ""}${a.final_margin} (${a.outcome})${a.solved ? "" : ", by a search that has not seen the end"}.`),
+      h("p", { class: "legend" }, "A tile's value: your points minus the AI's over the rest of the game if you take it and both then play well."),
+      mini,
+    );
+  },
+};
