@@ -96,6 +96,14 @@ impl<'a> Obj<'a> {
         })
     }
 
+    /// A required row or column number.
+    pub(crate) fn index(&self, key: &str) -> Result<usize, MatchError> {
+        let field = self.path(key);
+        let value = self.required(key)?;
+        let n = int_value(value, &field)?;
+        usize::try_from(n).map_err(|_| field_error(&field, "must be an integer >= 0", value))
+    }
+
     pub(crate) fn int(&self, key: &str) -> Result<Option<i64>, MatchError> {
         self.get(key).map(|v| int_value(v, &self.path(key))).transpose()
     }

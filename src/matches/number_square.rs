@@ -124,13 +124,6 @@ fn progress(board: &Board, human: i64, ai: i64) -> Progress {
     }
 }
 
-fn coordinate(obj: &Obj, key: &str) -> Result<usize, MatchError> {
-    let field = obj.path(key);
-    let value = obj.required(key)?;
-    let n = int_value(value, &field)?;
-    usize::try_from(n).map_err(|_| field_error(&field, "must be an integer >= 0", value))
-}
-
 impl MatchGame for NumberSquareMatch {
     type Options = Deal;
 
@@ -207,7 +200,7 @@ impl MatchGame for NumberSquareMatch {
         let (board, human, ai_score) = parse_state(state).map_err(corrupt)?;
         let obj = Obj::new(Some(mv), "move", false)?;
         obj.only(&["row", "col"])?;
-        let tile = Tile::new(coordinate(&obj, "row")?, coordinate(&obj, "col")?);
+        let tile = Tile::new(obj.index("row")?, obj.index("col")?);
         let played = board.play(tile).map_err(|e| MatchError::IllegalMove(e.to_string()))?;
         log.human(json!({"row": tile.row, "col": tile.col}));
         let human = human + played.points;

@@ -9,7 +9,7 @@ use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::{MoveAnalysis, Outcome};
 
 use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
-use super::json::{field_error, int_value, strings, Obj};
+use super::json::{field_error, strings, Obj};
 use super::levels;
 
 /// A win that comes later, or a loss that comes later, is a subtler
@@ -120,13 +120,6 @@ fn ai_turn(
     })
 }
 
-fn coordinate(obj: &Obj, key: &str) -> Result<usize, MatchError> {
-    let field = obj.path(key);
-    let value = obj.required(key)?;
-    let n = int_value(value, &field)?;
-    usize::try_from(n).map_err(|_| field_error(&field, "must be an integer >= 0", value))
-}
-
 impl MatchGame for TicTacToeMatch {
     type Options = Size;
 
@@ -192,8 +185,8 @@ impl MatchGame for TicTacToeMatch {
         let (position, human) = parse_state(size, state).map_err(corrupt)?;
         let obj = Obj::new(Some(mv), "move", false)?;
         obj.only(&["row", "col"])?;
-        let row = coordinate(&obj, "row")?;
-        let col = coordinate(&obj, "col")?;
+        let row = obj.index("row")?;
+        let col = obj.index("col")?;
         let after = position
             .play_at(row, col)
             .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
