@@ -47,7 +47,7 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = 1000)]
     pub games: u64,
     /// Every die and random choice comes from this seed: same seed, same result.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Wall-clock cap per searched move. Searches end by node count without it;
     /// with it, results depend on the machine's speed.

@@ -56,7 +56,7 @@ impl Default for Budget {
         Budget {
             per_move: None,
             tictactoe_nodes: matches.tictactoe_nodes,
-            // About 0.1 s a move on the seed's 8x8 boards.
+            // Tens of milliseconds a move on the seed's 8x8 boards.
             number_square_nodes: 200_000,
             nine_square_nodes: matches.nine_square_nodes,
             pig_max_goal: matches.pig_max_goal,
