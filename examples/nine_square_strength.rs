@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use kibitz::arena::summary::wilson;
 use kibitz::games::nine_square::Player;
 use kibitz::strategies::nine_square::{play_game, Strategy};
 
@@ -34,18 +35,10 @@ fn main() {
     }
     let n = games as f64;
     let share = (wins as f64 + draws as f64 / 2.0) / n;
-    let (lo, hi) = wilson(share, n);
+    let [lo, hi] = wilson(share, n);
     println!(
         "best@{ms}ms vs greedy: {games} games, {wins} wins, {draws} draws, {losses} losses; \
          points share {share:.3} (95% CI {lo:.3}..{hi:.3}); mean margin {:+.2}",
         margin as f64 / n
     );
-}
-
-/// Wilson score interval at 95%.
-fn wilson(p: f64, n: f64) -> (f64, f64) {
-    let z = 1.959_963_984_540_054_f64;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-    (centre - half, centre + half)
 }

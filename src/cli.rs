@@ -1,10 +1,17 @@
 //! The offline subcommands.
 
-use std::path::Path;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use serde_json::Value;
+
+use crate::arena::{Arena, ArenaSpec, Budget, Record, Report};
 use crate::games::pig::{PigRules, Variant};
+use crate::solve::limits::SearchLimits;
 use crate::solve::pig::solve;
+use crate::tables::cache::PigTables;
 use crate::tables::file;
 
 /// `kibitz solve pig`: solves a table and writes it; returns a summary line.
@@ -21,4 +28,139 @@ pub fn solve_pig(goal: i64, die_sides: i64, variant: &str, out: &Path) -> Result
         out.display(),
         file::encode(&table).len()
     ))
+}
+
+/// `kibitz arena`: a series between two named strategies.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ArenaArgs {
+    /// pig, tictactoe, ishitori, number-square or nine-square.
+    #[arg(long)]
+    pub game: String,
+    /// A's strategy: optimal, hold_at:N, kper (Pig); perfect (tic-tac-toe); optimal (Ishitori);
+    /// best, lookahead2 (Number Square); best, greedy (Nine Square); random and level:N (all).
+    #[arg(long)]
+    pub a: String,
+    /// B's strategy (as for --a).
+    #[arg(long)]
+    pub b: String,
+    /// Games to play; A moves first in games 1, 3, 5, ...
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Every die and random choice comes from this seed: same seed, same result.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Wall-clock cap per searched move. Searches end by node count without it;
+    /// with it, results depend on the machine's speed.
+    #[arg(long)]
+    pub max_ms: Option<u64>,
+    /// The game's options as a JSON object, as for matches (e.g. '{"goal": 50}').
+    #[arg(long)]
+    pub options: Option<String>,
+    /// Pig: also compute A's win probabilities exactly (policy evaluation).
+    #[arg(long)]
+    pub exact: bool,
+    /// Print the JSON that POST /arena returns instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Where Pig tables are kept (as for the server).
+    #[arg(long, env = "KIBITZ_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+}
+
+/// Room for the Pig tables an arena run needs (the largest goal, 200, takes 32 MB).
+const ARENA_TABLE_BYTES: usize = 256 << 20;
+
+/// A run with no time bound but the node budgets (30 days: never reached).
+const ARENA_UNBOUNDED: Duration = Duration::from_secs(30 * 24 * 3600);
+
+/// `kibitz arena`: plays the series (a progress bar with ETA on stderr when
+/// it is a terminal) and returns the report, as a table or as JSON.
+pub fn arena(args: &ArenaArgs) -> Result<String, String> {
+    let options: Option<Value> = match &args.options {
+        Some(text) => Some(serde_json::from_str(text).map_err(|e| format!("--options is not JSON: {e}"))?),
+        None => None,
+    };
+    let spec = ArenaSpec {
+        game: &args.game,
+        a: &args.a,
+        b: &args.b,
+        options: options.as_ref(),
+    };
+    let tables = Arc::new(PigTables::new(args.data_dir.clone(), ARENA_TABLE_BYTES));
+    let budget = Budget {
+        per_move: args.max_ms.map(Duration::from_millis),
+        ..Budget::default()
+    };
+    let arena = Arena::new(spec, tables, budget).map_err(|e| e.to_string())?;
+    if args.games == 0 && !args.exact {
+        return Err("--games must be at least 1 (or give --exact for Pig)".to_string());
+    }
+    let exact = if args.exact {
+        Some(arena.exact().map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    let bar = ProgressBar::with_draw_target(Some(args.games), ProgressDrawTarget::stderr()).with_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games, {elapsed} elapsed, ETA {eta}")
+            .map_err(|e| e.to_string())?,
+    );
+    let limits = SearchLimits::within(ARENA_UNBOUNDED);
+    let tally = arena
+        .run(args.games, args.seed, &limits, &mut |done| bar.set_position(done))
+        .map_err(|e| e.to_string())?;
+    bar.finish_and_clear();
+    let report = arena.report(args.seed, &tally, exact);
+    if args.json {
+        serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
+    } else {
+        Ok(render(&report))
+    }
+}
+
+fn record_line(label: &str, strategy: &str, r: &Record) -> String {
+    format!(
+        "{label:<3}{strategy:<14}{:>8}{:>8}{:>8}{:>10.1}",
+        r.wins, r.draws, r.losses, r.points
+    )
+}
+
+/// The report as a small table.
+pub fn render(report: &Report) -> String {
+    let mut out = vec![
+        format!(
+            "{}: {} games, seed {} (a moves first in games 1, 3, 5, ...)",
+            report.game, report.games, report.seed
+        ),
+        format!("{:<17}{:>8}{:>8}{:>8}{:>10}", "", "wins", "draws", "losses", "points"),
+        record_line("a", &report.a.strategy, &report.a.record),
+        record_line("b", &report.b.strategy, &report.b.record),
+    ];
+    let seat = |label: &str, r: &Record| {
+        format!(
+            "a moving {label}: {} games, {} wins, {} draws, {} losses",
+            r.games(),
+            r.wins,
+            r.draws,
+            r.losses
+        )
+    };
+    if report.games > 0 {
+        out.push(seat("first", &report.seats.a_first));
+        out.push(seat("second", &report.seats.a_second));
+    }
+    if let (Some(share), Some([low, high])) = (report.a_share, report.a_share_ci95) {
+        out.push(format!(
+            "a's share of the points: {share:.4} (95% CI {low:.4} to {high:.4}, Wilson)"
+        ));
+    }
+    if let Some(margin) = report.mean_margin {
+        out.push(format!("mean margin (a - b): {margin:+.2} points per game"));
+    }
+    if let Some(exact) = report.exact {
+        out.push(format!(
+            "exact (policy evaluation): a wins {:.4} moving first, {:.4} moving second; share {:.4}",
+            exact.a_first, exact.a_second, exact.a_share
+        ));
+    }
+    out.join("\n")
 }

@@ -28,6 +28,8 @@ pub enum Command {
     /// Solve a game offline and write the result.
     #[command(subcommand)]
     Solve(SolveCommand),
+    /// Play named strategies against each other and report how strong each is.
+    Arena(crate::cli::ArenaArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -66,6 +68,12 @@ pub struct Config {
     /// The largest max_ms a request may ask for; larger values are capped.
     #[arg(long, env = "KIBITZ_MAX_MS_CAP", default_value_t = 10_000)]
     pub max_ms_cap: u64,
+    /// POST /arena: the most games one request may play (longer runs: `kibitz arena`).
+    #[arg(long, env = "KIBITZ_ARENA_MAX_GAMES", default_value_t = 1000)]
+    pub arena_max_games: u64,
+    /// POST /arena: the most time one request's games may take, in ms (at most max_ms_cap).
+    #[arg(long, env = "KIBITZ_ARENA_MAX_TOTAL_MS", default_value_t = 5000)]
+    pub arena_max_total_ms: u64,
     /// Hard limit on any request, in milliseconds (answers 503 past it).
     #[arg(long, env = "KIBITZ_REQUEST_TIMEOUT_MS", default_value_t = 15_000)]
     pub request_timeout_ms: u64,

@@ -2,6 +2,7 @@
 //! `kibitz` binary, the tests and the benchmarks share.
 
 pub mod app;
+pub mod arena;
 pub mod cli;
 pub mod config;
 pub mod games;

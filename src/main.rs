@@ -8,6 +8,16 @@ fn main() -> ExitCode {
     match cli.command {
         None => serve(cli.serve),
         Some(Command::Serve(config)) => serve(config),
+        Some(Command::Arena(args)) => match kibitz::cli::arena(&args) {
+            Ok(report) => {
+                println!("{report}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("kibitz arena: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Solve(SolveCommand::Pig {
             goal,
             die_sides,

@@ -1,5 +1,6 @@
 //! The HTTP face of kibitz: routes, middleware, errors.
 
+pub mod arena;
 pub mod error;
 pub mod extract;
 pub mod health;
@@ -50,6 +51,7 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::POST, "/ishitori/move", post(ishitori::best_move)),
         (Method::POST, "/number-square/move", post(number_square::best_move)),
         (Method::POST, "/nine-square/move", post(nine_square::best_move)),
+        (Method::POST, "/arena", post(arena::run)),
         (Method::POST, "/matches", post(matches::create)),
         (Method::GET, "/matches/{id}", get(matches::get_match)),
         (Method::POST, "/matches/{id}/moves", post(matches::play)),

@@ -30,6 +30,13 @@ pub(crate) struct Rules {
     start: Heaps,
 }
 
+impl Rules {
+    /// The starting heaps (the arena starts every game from them).
+    pub(crate) fn new_game(&self) -> Result<Game, MatchError> {
+        game_with(self, self.start.clone())
+    }
+}
+
 fn heaps_json(heaps: &Heaps) -> Value {
     match heaps {
         Heaps::One(n) => json!({"remaining": n}),
@@ -118,7 +125,7 @@ fn level_work(game: &Game) -> u64 {
         .saturating_mul(moves)
 }
 
-fn ai_move(game: &Game, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Move, MatchError> {
+pub(crate) fn ai_move(game: &Game, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Move, MatchError> {
     let best = ctx
         .ishitori
         .best_move(game, &limits(ctx))

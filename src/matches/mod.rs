@@ -7,6 +7,7 @@
 
 pub mod engine;
 pub mod levels;
+pub mod players;
 
 mod ishitori;
 mod json;

@@ -64,7 +64,7 @@ fn result_of(board: &Board, human: Player) -> MatchResult {
     MatchResult::from_scores(score.of(human).into(), score.of(human.opponent()).into())
 }
 
-fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Vec<Coord> {
+pub(crate) fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Vec<Coord> {
     let limits = SearchLimits::within(ctx.limits.nine_square_time).with_max_nodes(ctx.limits.nine_square_nodes);
     let mut chosen = best_placements(position, &limits, rng.next_u64()).placements;
     if ai.is_best() {

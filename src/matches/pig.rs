@@ -7,6 +7,7 @@ use rand::{Rng, RngCore};
 use serde_json::{json, Value};
 
 use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome, Variant, MAX_DIE_SIDES};
+use crate::solve::pig::PigTable;
 
 use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress};
 use super::json::{field_error, Obj};
@@ -84,6 +85,13 @@ fn waiting(s: &Scores) -> Progress {
     }
 }
 
+/// Rolling and holding on the levels' scale, in that order (the arena
+/// plays and evaluates `level:N` with the same values).
+pub(crate) fn level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2] {
+    let (roll, hold) = table.action_values(i, j, k);
+    [roll * PIG_VALUE_SCALE, hold * PIG_VALUE_SCALE]
+}
+
 /// The AI's whole turn. Returns true when it won.
 fn ai_turn(
     rules: &PigRules,
@@ -104,9 +112,7 @@ fn ai_turn(
         } else if ai.is_best() {
             table.action(i, j, k)
         } else {
-            let (roll_value, hold_value) = table.action_values(i, j, k);
-            let values = [roll_value * PIG_VALUE_SCALE, hold_value * PIG_VALUE_SCALE];
-            match levels::choose(&values, ai.level, rng) {
+            match levels::choose(&level_values(&table, i, j, k), ai.level, rng) {
                 Some(0) => Action::Roll,
                 _ => Action::Hold,
             }

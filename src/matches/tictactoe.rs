@@ -28,6 +28,13 @@ pub(crate) struct Size {
     k: usize,
 }
 
+impl Size {
+    /// The empty board (the arena starts every game from it).
+    pub(crate) fn new_game(&self) -> Result<Position, MatchError> {
+        Position::new_game(self.rows, self.cols, Some(self.k)).map_err(|e| MatchError::Options(e.to_string()))
+    }
+}
+
 fn player_name(p: Player) -> &'static str {
     match p {
         Player::X => "X",
@@ -71,7 +78,7 @@ fn move_value(m: &MoveAnalysis) -> f64 {
     }
 }
 
-fn ai_move(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> usize {
+pub(crate) fn ai_move(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> usize {
     let limits = SearchLimits::within(ctx.limits.tictactoe_time).with_max_nodes(ctx.limits.tictactoe_nodes);
     let analysis = ctx.tictactoe.analyse(position, &limits);
     if ai.is_best() || analysis.moves.is_empty() {

@@ -1,5 +1,6 @@
 //! API tests through the real router: one binary, one module per area.
 
+mod arena;
 mod durability;
 mod errors;
 mod games;

@@ -1,0 +1,139 @@
+//! The match AI one move at a time, and a game's opening from a match's
+//! `options`, for code that plays whole games itself (the arena). Going
+//! through here keeps the arena's `level:N` the very player a match's AI is
+//! at level N, and its options the options a match accepts.
+
+use rand::RngCore;
+use serde_json::{json, Value};
+
+use crate::games::ishitori::{Game as IshitoriGame, Move as IshitoriMove};
+use crate::games::nine_square::{Coord, Position as NineSquarePosition};
+use crate::games::number_square::{Board as NumberSquareBoard, MAX_SIZE, MIN_SIZE};
+use crate::games::pig::PigRules;
+use crate::games::tictactoe::Position as TicTacToePosition;
+use crate::solve::limits::SearchLimits;
+use crate::solve::pig::PigTable;
+
+use super::engine::{AiContext, AiSpec, GameKind, MatchError, MatchGame};
+use super::json::{field_error, int_value, Obj};
+use super::{ishitori, nine_square, pig, tictactoe};
+
+/// The side of the seed's Number Square board, as for matches.
+pub const DEFAULT_NUMBER_SQUARE_SIZE: usize = 8;
+
+/// Where every game of a series starts.
+#[derive(Clone, Debug)]
+pub enum Opening {
+    Pig(PigRules),
+    TicTacToe(TicTacToePosition),
+    Ishitori(IshitoriGame),
+    NumberSquare(NumberSquareOpening),
+    NineSquare,
+}
+
+#[derive(Clone, Debug)]
+pub enum NumberSquareOpening {
+    /// A fresh board of this side for each game, 1..=size^2 shuffled.
+    Dealt(usize),
+    /// This board for every game.
+    Board(NumberSquareBoard),
+}
+
+/// Reads `options` as `POST /matches` does for `game`.
+pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Result<Opening, MatchError> {
+    Ok(match game {
+        GameKind::Pig => Opening::Pig(pig::PigMatch::parse_options(options, ctx)?),
+        GameKind::Tictactoe => Opening::TicTacToe(tictactoe::TicTacToeMatch::parse_options(options, ctx)?.new_game()?),
+        GameKind::Ishitori => {
+            let start = ishitori::IshitoriMatch::parse_options(options, ctx)?.new_game()?;
+            start
+                .ensure_not_over()
+                .map_err(|e| MatchError::Options(e.to_string()))?;
+            // Refuse take sets beyond the solver's bounds now, as a match does.
+            let limits = SearchLimits::within(ctx.limits.ishitori_time);
+            ctx.ishitori
+                .best_move(&start, &limits)
+                .map_err(|e| MatchError::Options(e.to_string()))?;
+            Opening::Ishitori(start)
+        }
+        GameKind::NumberSquare => Opening::NumberSquare(number_square_opening(options)?),
+        GameKind::NineSquare => {
+            nine_square::NineSquareMatch::parse_options(options, ctx)?;
+            Opening::NineSquare
+        }
+    })
+}
+
+/// `size` (default 8) or `board` (N x N integers).
+fn number_square_opening(options: Option<&Value>) -> Result<NumberSquareOpening, MatchError> {
+    let obj = Obj::new(options, "options", true)?;
+    obj.only(&["size", "board"])?;
+    match (obj.int("size")?, obj.array("board")?) {
+        (Some(_), Some(_)) => Err(MatchError::Options(
+            "give options.size or options.board, not both".to_string(),
+        )),
+        (size, None) => {
+            let size = size.unwrap_or(DEFAULT_NUMBER_SQUARE_SIZE as i64);
+            usize::try_from(size)
+                .ok()
+                .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
+                .map(NumberSquareOpening::Dealt)
+                .ok_or_else(|| {
+                    field_error(
+                        "options.size",
+                        format!("must be an integer from {MIN_SIZE} to {MAX_SIZE}"),
+                        &json!(size),
+                    )
+                })
+        }
+        (None, Some(rows)) => {
+            let rows = rows
+                .iter()
+                .enumerate()
+                .map(|(r, row)| {
+                    let path = format!("options.board[{r}]");
+                    let tiles = row
+                        .as_array()
+                        .ok_or_else(|| field_error(&path, "must be an array of integers", row))?;
+                    tiles
+                        .iter()
+                        .enumerate()
+                        .map(|(c, tile)| int_value(tile, &format!("{path}[{c}]")).map(Some))
+                        .collect::<Result<Vec<_>, MatchError>>()
+                })
+                .collect::<Result<Vec<_>, MatchError>>()?;
+            NumberSquareBoard::from_rows(&rows)
+                .map(NumberSquareOpening::Board)
+                .map_err(|e| MatchError::Options(e.to_string()))
+        }
+    }
+}
+
+/// Pig: rolling and holding on the levels' scale, in that order.
+pub fn pig_level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2] {
+    pig::level_values(table, i, j, k)
+}
+
+/// Tic-tac-toe: the cell index the AI plays.
+pub fn tictactoe_move(position: &TicTacToePosition, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> usize {
+    tictactoe::ai_move(position, ai, ctx, rng)
+}
+
+pub fn ishitori_move(
+    game: &IshitoriGame,
+    ai: &AiSpec,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+) -> Result<IshitoriMove, MatchError> {
+    ishitori::ai_move(game, ai, ctx, rng)
+}
+
+/// Nine Square: the turn's placements, in order.
+pub fn nine_square_placements(
+    position: &NineSquarePosition,
+    ai: &AiSpec,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+) -> Vec<Coord> {
+    nine_square::ai_placements(position, ai, ctx, rng)
+}
