@@ -115,6 +115,9 @@ pub struct Config {
     /// How often the background purge of old matches runs, in seconds.
     #[arg(long, env = "KIBITZ_PURGE_INTERVAL_SECS", default_value_t = 600)]
     pub purge_interval_secs: u64,
+    /// Finished tic-tac-toe answers kept for positions solved exactly (0: none).
+    #[arg(long, env = "KIBITZ_TICTACTOE_ANSWER_CACHE", default_value_t = 4096)]
+    pub tictactoe_answer_cache: usize,
     /// Seconds that requests in flight get to finish after SIGTERM/SIGINT.
     #[arg(long, env = "KIBITZ_SHUTDOWN_GRACE_SECS", default_value_t = 30)]
     pub shutdown_grace_secs: u64,

@@ -61,6 +61,11 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
         metrics::gauge!("kibitz_memo_hits", "game" => game).set(memo.hits as f64);
         metrics::gauge!("kibitz_memo_misses", "game" => game).set(memo.misses as f64);
     }
+    let answers = state.tictactoe_answers.stats();
+    metrics::gauge!("kibitz_answer_cache_entries", "game" => "tictactoe").set(answers.entries as f64);
+    metrics::gauge!("kibitz_answer_cache_capacity", "game" => "tictactoe").set(answers.capacity as f64);
+    metrics::gauge!("kibitz_answer_cache_hits", "game" => "tictactoe").set(answers.hits as f64);
+    metrics::gauge!("kibitz_answer_cache_misses", "game" => "tictactoe").set(answers.misses as f64);
     match telemetry::prometheus() {
         Some(handle) => (
             [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],

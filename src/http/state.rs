@@ -12,6 +12,8 @@ use crate::solve::tictactoe::TicTacToeSolver;
 use crate::store::Store;
 use crate::tables::cache::PigTables;
 
+use super::tictactoe::AnswerCache;
+
 #[derive(Clone)]
 pub struct AppState {
     pub config: Arc<Config>,
@@ -21,6 +23,7 @@ pub struct AppState {
     pub ishitori: Arc<SubtractionSolver>,
     pub number_square: Arc<NumberSquareSolver>,
     pub search_pool: Arc<SearchPool>,
+    pub tictactoe_answers: Arc<AnswerCache>,
     draining: Arc<AtomicBool>,
 }
 
@@ -33,6 +36,7 @@ impl AppState {
             config.search_concurrency,
             Duration::from_millis(config.search_queue_ms),
         ));
+        let tictactoe_answers = Arc::new(AnswerCache::new(config.tictactoe_answer_cache));
         Self {
             config: Arc::new(config),
             pig_tables,
@@ -41,6 +45,7 @@ impl AppState {
             ishitori,
             number_square,
             search_pool,
+            tictactoe_answers,
             draining: Arc::new(AtomicBool::new(false)),
         }
     }

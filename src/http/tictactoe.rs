@@ -1,15 +1,106 @@
 //! POST /tictactoe/move.
+//!
+//! A position the solver has proved completely always gets the same answer,
+//! so its finished response body is kept (bounded, see [`AnswerCache`]) and
+//! served again without searching or serialising: a warm request costs
+//! little more than reading and parsing its body.
 
+use axum::body::Bytes;
 use axum::extract::State;
-use axum::Json;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
 use super::search::run_search_cheap_first;
 use super::state::AppState;
-use crate::games::tictactoe::Position;
+use crate::games::tictactoe::{Player, Position};
+use crate::solve::memo::{BoundedMemo, MemoStats};
 use crate::solve::tictactoe::{Analysis, Outcome};
+
+/// Bodies larger than this (boards of more than about 100 cells) are not
+/// kept, so that the cache's memory stays below capacity x this.
+pub const MAX_CACHED_BODY_BYTES: usize = 8 * 1024;
+
+/// Finished response bodies of positions whose every move is proved: such
+/// an answer does not depend on the budget or on what the memo held. (Its
+/// `depth` and `nodes` are those of the search that first found it.)
+pub struct AnswerCache {
+    /// None when the configured capacity is 0.
+    bodies: Option<BoundedMemo<AnswerKey, Bytes>>,
+}
+
+/// Everything an answer depends on: the board's shape, k and every cell.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct AnswerKey {
+    rows: usize,
+    cols: usize,
+    k: usize,
+    /// Row-major, 0 empty, 1 X, 2 O.
+    cells: Box<[u8]>,
+}
+
+impl AnswerKey {
+    pub fn of(position: &Position) -> AnswerKey {
+        let cells = position
+            .board()
+            .cells()
+            .iter()
+            .map(|cell| match cell {
+                None => 0,
+                Some(Player::X) => 1,
+                Some(Player::O) => 2,
+            })
+            .collect();
+        AnswerKey {
+            rows: position.rows(),
+            cols: position.cols(),
+            k: position.k(),
+            cells,
+        }
+    }
+}
+
+impl AnswerCache {
+    /// Holds at most `capacity` answers (none when 0).
+    pub fn new(capacity: usize) -> AnswerCache {
+        AnswerCache {
+            bodies: (capacity > 0).then(|| BoundedMemo::new(capacity.max(2))),
+        }
+    }
+
+    pub fn get(&self, key: &AnswerKey) -> Option<Bytes> {
+        self.bodies.as_ref()?.get(key)
+    }
+
+    /// Keeps `body` if `analysis` proved every move and the body is small.
+    pub fn offer(&self, key: AnswerKey, analysis: &Analysis, body: &Bytes) {
+        let complete = analysis.solved && analysis.moves.iter().all(|m| m.outcome.is_some());
+        if let Some(bodies) = &self.bodies {
+            if complete && body.len() <= MAX_CACHED_BODY_BYTES {
+                bodies.insert(key, body.clone());
+            }
+        }
+    }
+
+    pub fn stats(&self) -> MemoStats {
+        self.bodies.as_ref().map_or(
+            MemoStats {
+                entries: 0,
+                capacity: 0,
+                hits: 0,
+                misses: 0,
+            },
+            BoundedMemo::stats,
+        )
+    }
+}
+
+/// A JSON body as `Json` would send it.
+fn json_body(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
 
 #[derive(Deserialize)]
 pub struct MoveRequest {
@@ -61,7 +152,7 @@ pub fn outcome_name(outcome: Outcome) -> &'static str {
     }
 }
 
-fn response(position: &Position, analysis: Analysis) -> MoveResponse {
+fn response(position: &Position, analysis: &Analysis) -> MoveResponse {
     let cols = position.cols();
     let cell = |index: usize| Cell {
         row: index / cols,
@@ -99,7 +190,7 @@ fn response(position: &Position, analysis: Analysis) -> MoveResponse {
 pub async fn best_move(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<MoveRequest>,
-) -> Result<Json<MoveResponse>, ApiError> {
+) -> Result<Response, ApiError> {
     let k = match request.k {
         None => None,
         Some(k) => Some(
@@ -108,6 +199,10 @@ pub async fn best_move(
         ),
     };
     let position = Position::parse(&request.board, k).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let key = AnswerKey::of(&position);
+    if let Some(body) = state.tictactoe_answers.get(&key) {
+        return Ok(json_body(body));
+    }
     let solver = state.tictactoe.clone();
     let searched = position.clone();
     let analysis = run_search_cheap_first(
@@ -118,5 +213,7 @@ pub async fn best_move(
         move |limits| solver.analyse(&searched, limits),
     )
     .await?;
-    Ok(Json(response(&position, analysis)))
+    let body = Bytes::from(serde_json::to_vec(&response(&position, &analysis)).map_err(|e| ApiError::internal(&e))?);
+    state.tictactoe_answers.offer(key, &analysis, &body);
+    Ok(json_body(body))
 }

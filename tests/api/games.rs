@@ -3,7 +3,7 @@
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::spawn_app;
+use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb};
 
 #[tokio::test]
 async fn tictactoe_the_empty_board_is_a_draw_with_every_move_explained() {
@@ -41,13 +41,19 @@ async fn tictactoe_takes_a_win_and_knows_whose_turn_it_is() {
     assert_eq!(body["plies_to_end"], 1);
 }
 
-#[tokio::test]
-async fn tictactoe_big_boards_answer_within_the_budget_unsolved() {
-    let app = spawn_app().await;
+/// A 15 x 15 board where X, to move, has an open four.
+fn open_four_on_fifteen() -> Vec<String> {
     let mut rows = vec![".".repeat(15); 15];
     rows[7] = format!("{}XXXX{}", ".".repeat(5), ".".repeat(6));
     rows[8] = format!("{}OOO{}", ".".repeat(5), ".".repeat(7));
     rows[9] = format!("{}O{}", ".".repeat(5), ".".repeat(9));
+    rows
+}
+
+#[tokio::test]
+async fn tictactoe_big_boards_answer_within_the_budget_unsolved() {
+    let app = spawn_app().await;
+    let rows = open_four_on_fifteen();
     let body = app
         .post_json("/tictactoe/move", &json!({"board": rows, "max_ms": 200}))
         .await
@@ -81,6 +87,108 @@ async fn tictactoe_impossible_and_finished_boards_are_422() {
     app.post_json("/tictactoe/move", &json!({"board": "..."}))
         .await
         .assert_problem(StatusCode::BAD_REQUEST);
+}
+
+/// Positions with one X and one O (X to move): 72 distinct, each solved
+/// in well under a millisecond.
+fn two_stone_boards() -> Vec<Value> {
+    let mut boards = Vec::new();
+    for x in 0..9 {
+        for o in (0..9).filter(|&o| o != x) {
+            let mut cells = ['.'; 9];
+            cells[x] = 'X';
+            cells[o] = 'O';
+            let rows: Vec<String> = cells.chunks(3).map(|r| r.iter().collect()).collect();
+            boards.push(json!({ "board": rows }));
+        }
+    }
+    boards
+}
+
+async fn tictactoe_body(app: &TestApp, request: &Value) -> Vec<u8> {
+    let r = app.post_json("/tictactoe/move", request).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.content_type(), "application/json");
+    r.body
+}
+
+#[tokio::test]
+async fn tictactoe_a_cached_answer_is_the_answer_a_fresh_server_gives() {
+    let cached = spawn_app().await;
+    let fresh = spawn_app().await;
+    let uncached = spawn_app_on(TestDb::Sqlite, |c| c.tictactoe_answer_cache = 0).await;
+    let boards = two_stone_boards();
+    for request in boards.iter().take(12) {
+        let first = tictactoe_body(&cached, request).await;
+        let again = tictactoe_body(&cached, request).await;
+        // The same searches in the same order on a fresh server: the same
+        // bytes, search statistics included.
+        assert_eq!(again, first, "{request}");
+        assert_eq!(tictactoe_body(&fresh, request).await, first, "{request}");
+        // Without the cache a repeated request searches again from a warm
+        // memo: only the search's own statistics may differ.
+        tictactoe_body(&uncached, request).await;
+        let mut searched: Value = serde_json::from_slice(&tictactoe_body(&uncached, request).await).unwrap();
+        let mut kept: Value = serde_json::from_slice(&again).unwrap();
+        for body in [&mut searched, &mut kept] {
+            body.as_object_mut().unwrap().remove("nodes");
+            body.as_object_mut().unwrap().remove("depth");
+        }
+        assert_eq!(kept, searched, "{request}");
+    }
+    let stats = cached.state.tictactoe_answers.stats();
+    assert_eq!((stats.entries, stats.hits), (12, 12));
+    assert_eq!(uncached.state.tictactoe_answers.stats().entries, 0);
+}
+
+#[tokio::test]
+async fn tictactoe_answers_not_proved_in_full_are_not_cached() {
+    let app = spawn_app().await;
+    // No time to search: an estimate, not kept...
+    let board = json!(["...", "...", "..."]);
+    let hurried = app
+        .post_json("/tictactoe/move", &json!({"board": board, "max_ms": 0}))
+        .await
+        .json();
+    assert_eq!(hurried["solved"], false, "{hurried}");
+    assert_eq!(app.state.tictactoe_answers.stats().entries, 0);
+    // ...so the next request searches and proves the draw.
+    let body = app
+        .post_json("/tictactoe/move", &json!({ "board": board }))
+        .await
+        .json();
+    assert_eq!(
+        (body["solved"].clone(), body["outcome"].clone()),
+        (json!(true), json!("draw"))
+    );
+    assert_eq!(app.state.tictactoe_answers.stats().entries, 1);
+    // A big board's proved win leaves the other moves unproved: not kept.
+    let rows = open_four_on_fifteen();
+    let body = app
+        .post_json("/tictactoe/move", &json!({"board": rows, "max_ms": 200}))
+        .await
+        .json();
+    assert_eq!(body["outcome"], "win");
+    assert_eq!(app.state.tictactoe_answers.stats().entries, 1);
+}
+
+#[tokio::test]
+async fn tictactoe_the_answer_cache_stays_within_its_bound() {
+    let bound = 6;
+    let app = spawn_app_on(TestDb::Sqlite, |c| c.tictactoe_answer_cache = bound).await;
+    let reference = spawn_app_on(TestDb::Sqlite, |c| c.tictactoe_answer_cache = 0).await;
+    let boards = two_stone_boards();
+    // Twice over, so that evicted answers are searched again.
+    for request in boards.iter().chain(boards.iter()) {
+        let body: Value = serde_json::from_slice(&tictactoe_body(&app, request).await).unwrap();
+        let stats = app.state.tictactoe_answers.stats();
+        assert!(stats.entries <= bound, "{} entries", stats.entries);
+        assert_eq!(stats.capacity, bound);
+        let expected: Value = serde_json::from_slice(&tictactoe_body(&reference, request).await).unwrap();
+        for field in ["move", "outcome", "plies_to_end", "score", "moves", "solved"] {
+            assert_eq!(body[field], expected[field], "{request}: {field}");
+        }
+    }
 }
 
 #[tokio::test]

@@ -77,6 +77,7 @@ async fn metrics_count_requests_by_route_and_status() {
         "kibitz_http_requests_total{method=\"POST\",route=\"/pig/decision\",status=\"422\"}",
         "kibitz_http_request_duration_seconds_bucket",
         "kibitz_pig_tables_bytes",
+        "kibitz_answer_cache_capacity{game=\"tictactoe\"} 4096",
     ] {
         assert!(text.contains(needle), "metrics lack {needle}:\n{text}");
     }
