@@ -8,9 +8,10 @@ cd "$(dirname "$0")/.."
 secs=${1:-10}
 command -v wrk >/dev/null || { echo "needs wrk: apt-get install wrk"; exit 1; }
 cargo build --release --locked -q
+bin="${CARGO_TARGET_DIR:-target}/release/kibitz"
 data=$(mktemp -d)
 port=18181
-./target/release/kibitz serve --bind "127.0.0.1:$port" --data-dir "$data" --log warn &
+"$bin" serve --bind "127.0.0.1:$port" --data-dir "$data" --log warn &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 120); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.5; done

@@ -143,7 +143,7 @@ pub async fn best_move(
     let game = Game::try_from(setup(&request)?).map_err(ishitori_error)?;
     let solver = state.ishitori.clone();
     let analysis = run_search_cheap_first(
-        &state,
+        &state.config,
         "ishitori",
         request.max_ms,
         |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),

@@ -109,7 +109,7 @@ pub async fn best_move(
         "best" => {
             let solver = state.number_square.clone();
             let analysis = run_search_cheap_first(
-                &state,
+                &state.config,
                 "number_square",
                 request.max_ms,
                 |a: &Option<Analysis>| a.as_ref().is_none_or(|a| a.solved),

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use tracing::Instrument;
 
 use super::error::ApiError;
-use super::state::AppState;
+use crate::config::Config;
 use crate::solve::limits::SearchLimits;
 
 /// Nodes a search may spend inline on the async thread before it is moved to
@@ -19,7 +19,7 @@ const INLINE_NODES: u64 = 2_000;
 /// cost of a thread handoff. Otherwise runs it again on the blocking pool
 /// with the request's whole budget (the memo is warmer by then).
 pub async fn run_search_cheap_first<T, F>(
-    state: &AppState,
+    config: &Config,
     solver: &'static str,
     max_ms: Option<u64>,
     is_final: fn(&T) -> bool,
@@ -30,19 +30,19 @@ where
     F: Fn(&SearchLimits) -> T + Send + 'static,
 {
     let started = Instant::now();
-    let budget = Duration::from_millis(state.config.search_budget_ms(max_ms));
+    let budget = Duration::from_millis(config.search_budget_ms(max_ms));
     let quick = work(&SearchLimits::within(budget).with_max_nodes(INLINE_NODES));
     if is_final(&quick) {
         metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
         return Ok(quick);
     }
-    run_search(state, solver, max_ms, work).await
+    run_search(config, solver, max_ms, work).await
 }
 
 /// Runs `work` on the blocking pool with limits from the request's `max_ms`
 /// (defaulted and capped by config). The tracing span comes along.
 pub async fn run_search<T, F>(
-    state: &AppState,
+    config: &Config,
     solver: &'static str,
     max_ms: Option<u64>,
     work: F,
@@ -51,7 +51,7 @@ where
     T: Send + 'static,
     F: FnOnce(&SearchLimits) -> T + Send + 'static,
 {
-    let budget = Duration::from_millis(state.config.search_budget_ms(max_ms));
+    let budget = Duration::from_millis(config.search_budget_ms(max_ms));
     let limits = SearchLimits::within(budget);
     let cancel = limits.cancel_handle();
     let span = tracing::Span::current();

@@ -2,11 +2,13 @@
 //!
 //! A position the solver has proved completely always gets the same answer,
 //! so its finished response body is kept (bounded, see [`AnswerCache`]) and
-//! served again without searching or serialising: a warm request costs
-//! little more than reading and parsing its body.
+//! served again without validating, searching or serialising: a warm
+//! request costs little more than reading and parsing its body.
+
+use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::State;
+use axum::extract::{FromRef, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -15,9 +17,10 @@ use super::error::ApiError;
 use super::extract::ApiJson;
 use super::search::run_search_cheap_first;
 use super::state::AppState;
-use crate::games::tictactoe::{Player, Position};
+use crate::config::Config;
+use crate::games::tictactoe::Position;
 use crate::solve::memo::{BoundedMemo, MemoStats};
-use crate::solve::tictactoe::{Analysis, Outcome};
+use crate::solve::tictactoe::{Analysis, Outcome, TicTacToeSolver};
 
 /// Bodies larger than this (boards of more than about 100 cells) are not
 /// kept, so that the cache's memory stays below capacity x this.
@@ -31,35 +34,14 @@ pub struct AnswerCache {
     bodies: Option<BoundedMemo<AnswerKey, Bytes>>,
 }
 
-/// Everything an answer depends on: the board's shape, k and every cell.
+/// Everything a fully proved answer depends on: the board's rows and `k`
+/// exactly as the request sent them (not `max_ms`). Only requests that were
+/// answered are stored, so a hit needs no validation; a board written two
+/// ways simply takes two entries.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct AnswerKey {
-    rows: usize,
-    cols: usize,
-    k: usize,
-    /// Row-major, 0 empty, 1 X, 2 O.
-    cells: Box<[u8]>,
-}
-
-impl AnswerKey {
-    pub fn of(position: &Position) -> AnswerKey {
-        let cells = position
-            .board()
-            .cells()
-            .iter()
-            .map(|cell| match cell {
-                None => 0,
-                Some(Player::X) => 1,
-                Some(Player::O) => 2,
-            })
-            .collect();
-        AnswerKey {
-            rows: position.rows(),
-            cols: position.cols(),
-            k: position.k(),
-            cells,
-        }
-    }
+    board: Vec<String>,
+    k: Option<i64>,
 }
 
 impl AnswerCache {
@@ -94,6 +76,26 @@ impl AnswerCache {
             },
             BoundedMemo::stats,
         )
+    }
+}
+
+/// The part of the state this endpoint uses. Extracting it clones three
+/// `Arc`s rather than all of [`AppState`]'s, whose reference counting shows
+/// in profiles of warm requests.
+#[derive(Clone)]
+pub struct TicTacToeState {
+    config: Arc<Config>,
+    solver: Arc<TicTacToeSolver>,
+    answers: Arc<AnswerCache>,
+}
+
+impl FromRef<AppState> for TicTacToeState {
+    fn from_ref(state: &AppState) -> Self {
+        TicTacToeState {
+            config: Arc::clone(&state.config),
+            solver: Arc::clone(&state.tictactoe),
+            answers: Arc::clone(&state.tictactoe_answers),
+        }
     }
 }
 
@@ -188,25 +190,28 @@ fn response(position: &Position, analysis: &Analysis) -> MoveResponse {
 }
 
 pub async fn best_move(
-    State(state): State<AppState>,
+    State(state): State<TicTacToeState>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    let k = match request.k {
+    let key = AnswerKey {
+        board: request.board,
+        k: request.k,
+    };
+    if let Some(body) = state.answers.get(&key) {
+        return Ok(json_body(body));
+    }
+    let k = match key.k {
         None => None,
         Some(k) => Some(
             usize::try_from(k)
                 .map_err(|_| ApiError::unprocessable(format!("k must be a positive integer (got {k})")))?,
         ),
     };
-    let position = Position::parse(&request.board, k).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let key = AnswerKey::of(&position);
-    if let Some(body) = state.tictactoe_answers.get(&key) {
-        return Ok(json_body(body));
-    }
-    let solver = state.tictactoe.clone();
+    let position = Position::parse(&key.board, k).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let solver = state.solver;
     let searched = position.clone();
     let analysis = run_search_cheap_first(
-        &state,
+        &state.config,
         "tictactoe",
         request.max_ms,
         |a: &Analysis| a.solved,
@@ -214,6 +219,6 @@ pub async fn best_move(
     )
     .await?;
     let body = Bytes::from(serde_json::to_vec(&response(&position, &analysis)).map_err(|e| ApiError::internal(&e))?);
-    state.tictactoe_answers.offer(key, &analysis, &body);
+    state.answers.offer(key, &analysis, &body);
     Ok(json_body(body))
 }

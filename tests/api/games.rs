@@ -105,6 +105,15 @@ fn two_stone_boards() -> Vec<Value> {
     boards
 }
 
+/// An answer without the statistics of the search that produced it (a
+/// warmer memo visits fewer nodes).
+fn without_search_stats(mut body: Value) -> Value {
+    let fields = body.as_object_mut().unwrap();
+    fields.remove("nodes");
+    fields.remove("depth");
+    body
+}
+
 async fn tictactoe_body(app: &TestApp, request: &Value) -> Vec<u8> {
     let r = app.post_json("/tictactoe/move", request).await;
     assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
@@ -128,17 +137,46 @@ async fn tictactoe_a_cached_answer_is_the_answer_a_fresh_server_gives() {
         // Without the cache a repeated request searches again from a warm
         // memo: only the search's own statistics may differ.
         tictactoe_body(&uncached, request).await;
-        let mut searched: Value = serde_json::from_slice(&tictactoe_body(&uncached, request).await).unwrap();
-        let mut kept: Value = serde_json::from_slice(&again).unwrap();
-        for body in [&mut searched, &mut kept] {
-            body.as_object_mut().unwrap().remove("nodes");
-            body.as_object_mut().unwrap().remove("depth");
-        }
-        assert_eq!(kept, searched, "{request}");
+        let searched: Value = serde_json::from_slice(&tictactoe_body(&uncached, request).await).unwrap();
+        let kept: Value = serde_json::from_slice(&again).unwrap();
+        assert_eq!(without_search_stats(kept), without_search_stats(searched), "{request}");
     }
     let stats = cached.state.tictactoe_answers.stats();
     assert_eq!((stats.entries, stats.hits), (12, 12));
     assert_eq!(uncached.state.tictactoe_answers.stats().entries, 0);
+}
+
+#[tokio::test]
+async fn tictactoe_answers_are_cached_by_board_and_k_as_sent() {
+    let app = spawn_app().await;
+    let board = json!(["X..", ".O.", "..."]);
+    let default_k = app
+        .post_json("/tictactoe/move", &json!({ "board": board }))
+        .await
+        .json();
+    let three = app
+        .post_json("/tictactoe/move", &json!({"board": board, "k": 3}))
+        .await
+        .json();
+    assert_eq!(
+        without_search_stats(three),
+        without_search_stats(default_k.clone()),
+        "k = 3 is the default"
+    );
+    let two = app
+        .post_json("/tictactoe/move", &json!({"board": board, "k": 2}))
+        .await
+        .json();
+    assert_eq!(
+        (default_k["outcome"].clone(), two["outcome"].clone()),
+        (json!("draw"), json!("win"))
+    );
+    assert_eq!((two["k"].clone(), two["plies_to_end"].clone()), (json!(2), json!(1)));
+    assert_eq!(app.state.tictactoe_answers.stats().entries, 3);
+    // A request that fails validation is never answered from the cache.
+    app.post_json("/tictactoe/move", &json!({"board": board, "k": 9}))
+        .await
+        .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
 }
 
 #[tokio::test]
