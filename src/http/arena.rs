@@ -79,11 +79,17 @@ pub async fn run(
         return Err(arena_error(ArenaError::ExactNotPig(arena.game().as_str()), total_ms));
     }
     let seed = request.seed.unwrap_or(0);
-    let report = run_search(&state, "arena", Some(total_ms), move |limits| {
-        let exact = if exact { Some(arena.exact()?) } else { None };
-        let tally = arena.run(games, seed, limits, &mut |_| {})?;
-        Ok::<Report, ArenaError>(arena.report(seed, &tally, exact))
-    })
+    let report = run_search(
+        &state.config,
+        &state.search_pool,
+        "arena",
+        Some(total_ms),
+        move |limits| {
+            let exact = if exact { Some(arena.exact()?) } else { None };
+            let tally = arena.run(games, seed, limits, &mut |_| {})?;
+            Ok::<Report, ArenaError>(arena.report(seed, &tally, exact))
+        },
+    )
     .await?;
     report.map(Json).map_err(|e| arena_error(e, total_ms))
 }

@@ -144,6 +144,7 @@ pub async fn best_move(
     let solver = state.ishitori.clone();
     let analysis = run_search_cheap_first(
         &state.config,
+        &state.search_pool,
         "ishitori",
         request.max_ms,
         |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),

@@ -74,9 +74,13 @@ pub async fn best_move(
     let (strategy, result) = match request.strategy.as_deref().unwrap_or("best") {
         "best" => {
             let searched = position.clone();
-            let result = run_search(&state.config, "nine_square", request.max_ms, move |limits| {
-                best_placements(&searched, limits, STATELESS_SEED)
-            })
+            let result = run_search(
+                &state.config,
+                &state.search_pool,
+                "nine_square",
+                request.max_ms,
+                move |limits| best_placements(&searched, limits, STATELESS_SEED),
+            )
             .await?;
             ("best", result)
         }

@@ -110,6 +110,7 @@ pub async fn best_move(
             let solver = state.number_square.clone();
             let analysis = run_search_cheap_first(
                 &state.config,
+                &state.search_pool,
                 "number_square",
                 request.max_ms,
                 |a: &Option<Analysis>| a.as_ref().is_none_or(|a| a.solved),

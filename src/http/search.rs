@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 use tracing::Instrument;
 
 use super::error::ApiError;
+use super::pool::SearchPool;
 use crate::config::Config;
 use crate::solve::limits::SearchLimits;
 
@@ -20,6 +21,7 @@ const INLINE_NODES: u64 = 2_000;
 /// with the request's whole budget (the memo is warmer by then).
 pub async fn run_search_cheap_first<T, F>(
     config: &Config,
+    pool: &SearchPool,
     solver: &'static str,
     max_ms: Option<u64>,
     is_final: fn(&T) -> bool,
@@ -36,13 +38,14 @@ where
         metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
         return Ok(quick);
     }
-    run_search(config, solver, max_ms, work).await
+    run_search(config, pool, solver, max_ms, work).await
 }
 
-/// Runs `work` on the blocking pool with limits from the request's `max_ms`
+/// Runs `work` on the blocking pool, once `pool` has a worker free, with limits from the request's `max_ms`
 /// (defaulted and capped by config). The tracing span comes along.
 pub async fn run_search<T, F>(
     config: &Config,
+    pool: &SearchPool,
     solver: &'static str,
     max_ms: Option<u64>,
     work: F,
@@ -60,7 +63,7 @@ where
     // guard: the search stops. After a normal finish, setting the flag on a
     // search that has already returned does nothing.
     let _stop_if_abandoned = CancelOnDrop(cancel);
-    let permit = state.search_pool.enter().await?;
+    let permit = pool.enter().await?;
     let result = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         span.in_scope(|| work(&limits))

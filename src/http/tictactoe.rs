@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
+use super::pool::SearchPool;
 use super::search::run_search_cheap_first;
 use super::state::AppState;
 use crate::config::Config;
@@ -79,7 +80,7 @@ impl AnswerCache {
     }
 }
 
-/// The part of the state this endpoint uses. Extracting it clones three
+/// The part of the state this endpoint uses. Extracting it clones four
 /// `Arc`s rather than all of [`AppState`]'s, whose reference counting shows
 /// in profiles of warm requests.
 #[derive(Clone)]
@@ -87,6 +88,7 @@ pub struct TicTacToeState {
     config: Arc<Config>,
     solver: Arc<TicTacToeSolver>,
     answers: Arc<AnswerCache>,
+    search_pool: Arc<SearchPool>,
 }
 
 impl FromRef<AppState> for TicTacToeState {
@@ -95,6 +97,7 @@ impl FromRef<AppState> for TicTacToeState {
             config: Arc::clone(&state.config),
             solver: Arc::clone(&state.tictactoe),
             answers: Arc::clone(&state.tictactoe_answers),
+            search_pool: Arc::clone(&state.search_pool),
         }
     }
 }
@@ -212,6 +215,7 @@ pub async fn best_move(
     let searched = position.clone();
     let analysis = run_search_cheap_first(
         &state.config,
+        &state.search_pool,
         "tictactoe",
         request.max_ms,
         |a: &Analysis| a.solved,
