@@ -45,7 +45,7 @@ local take_sets = { "[1,2,3]", "[1,3,4]", "[2,5,7]", "[3,7,19,40]" }
 local function ishitori()
   -- Heaps up to 2^64-1, written as decimal strings.
   local digits = {}
-  local n = math.random(1, 19)
+  local n = math.random(2, 19) -- at least 10 stones: every take set has a move
   for i = 1, n do digits[i] = tostring(math.random(i == 1 and 1 or 0, 9)) end
   local body = string.format('{"remaining":"%s","take":%s,"misere":%s}', table.concat(digits),
     take_sets[math.random(1, #take_sets)], math.random() < 0.5 and "true" or "false")

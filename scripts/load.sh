@@ -39,8 +39,11 @@ for i in $(seq "$replicas"); do
   args=(serve --bind "127.0.0.1:$port" --data-dir "$work/data$i" --log warn)
   [ -n "$database_url" ] && args+=(--database-url "$database_url")
   # Under 256 connections searches queue for the pool; let them wait for a
-  # worker instead of answering 503 (the default wait is 500 ms).
-  KIBITZ_SEARCH_QUEUE_MS=10000 ./target/release/kibitz "${args[@]}" > "$work/server$i.log" 2>&1 &
+  # worker instead of answering 503 (the default wait is 500 ms). The memos
+  # are bounded at 200,000 entries (default 2,000,000) so that they reach
+  # their bound during the warm-up and the RSS check compares steady states.
+  KIBITZ_SEARCH_QUEUE_MS=10000 KIBITZ_MEMO_CAPACITY=${KIBITZ_MEMO_CAPACITY:-200000} \
+    ./target/release/kibitz "${args[@]}" > "$work/server$i.log" 2>&1 &
   pids+=($!)
   ports+=("$port")
 done
@@ -87,7 +90,7 @@ run_load() { # seconds label
 
 echo "kibitz load: $replicas replica(s), $connections connections, ${seconds}s, database: ${database_url:-SQLite (temporary)}"
 echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM"
-run_load 10 warm-up
+run_load 20 warm-up
 warm=(); for p in "${pids[@]}"; do warm+=("$(rss_kib "$p")"); done
 run_load "$seconds" load | tee "$work/result.txt"
 after=(); for p in "${pids[@]}"; do after+=("$(rss_kib "$p")"); done
