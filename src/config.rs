@@ -105,6 +105,10 @@ pub struct Config {
     /// X-Forwarded-For entry (only when the proxy sets it).
     #[arg(long, env = "KIBITZ_RATE_LIMIT_TRUST_FORWARDED", default_value_t = false)]
     pub rate_limit_trust_forwarded: bool,
+    /// Ishitori: win/loss sequences kept for reuse (each at most 64 KiB;
+    /// the few longer ones have a separate cache of 8).
+    #[arg(long, env = "KIBITZ_ISHITORI_CACHE_ENTRIES", default_value_t = 1024)]
+    pub ishitori_cache_entries: usize,
     /// Finished matches are deleted this many seconds after their last move.
     #[arg(long, env = "KIBITZ_MATCH_RETENTION_SECS", default_value_t = 7 * 24 * 3600)]
     pub match_retention_secs: u64,

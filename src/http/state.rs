@@ -30,7 +30,10 @@ pub struct AppState {
 impl AppState {
     pub fn new(config: Config, pig_tables: Arc<PigTables>, store: Store) -> Self {
         let tictactoe = Arc::new(TicTacToeSolver::new(config.memo_capacity));
-        let ishitori = Arc::new(SubtractionSolver::new(SolverConfig::default()));
+        let ishitori = Arc::new(SubtractionSolver::new(SolverConfig {
+            short_cache_capacity: config.ishitori_cache_entries,
+            ..SolverConfig::default()
+        }));
         let number_square = Arc::new(NumberSquareSolver::new(config.memo_capacity));
         let search_pool = Arc::new(SearchPool::new(
             config.search_concurrency,

@@ -89,3 +89,18 @@ async fn without_configuration_there_is_no_rate_limit() {
         assert_eq!(app.post_json("/pig/decision", &pig).await.status, StatusCode::OK);
     }
 }
+
+#[tokio::test]
+async fn cache_bounds_come_from_the_configuration() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.ishitori_cache_entries = 7;
+        c.memo_capacity = 1000;
+    })
+    .await;
+    assert_eq!(app.state.ishitori.config().short_cache_capacity, 7);
+    let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
+    assert!(
+        metrics.contains("kibitz_memo_capacity{game=\"tictactoe\"} 1000"),
+        "{metrics}"
+    );
+}
