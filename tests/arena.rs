@@ -258,7 +258,8 @@ fn bad_games_options_and_exact_requests_are_refused() {
     )
     .err()
     .unwrap();
-    assert!(err.to_string().contains("not both"), "{err}");
+    // As POST /matches reads it: size and board must agree.
+    assert!(err.to_string().contains("does not match"), "{err}");
     let err = arena("nine-square", "best", "random", Some(json!({"size": 4})))
         .err()
         .unwrap();

@@ -4,19 +4,18 @@
 //! at level N, and its options the options a match accepts.
 
 use rand::RngCore;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::games::ishitori::{Game as IshitoriGame, Move as IshitoriMove};
 use crate::games::nine_square::{Coord, Position as NineSquarePosition};
-use crate::games::number_square::{Board as NumberSquareBoard, MAX_SIZE, MIN_SIZE};
+use crate::games::number_square::Board as NumberSquareBoard;
 use crate::games::pig::PigRules;
 use crate::games::tictactoe::Position as TicTacToePosition;
 use crate::solve::limits::SearchLimits;
 use crate::solve::pig::PigTable;
 
 use super::engine::{AiContext, AiSpec, GameKind, MatchError, MatchGame};
-use super::json::{field_error, int_value, Obj};
-use super::{ishitori, nine_square, pig, tictactoe};
+use super::{ishitori, nine_square, number_square, pig, tictactoe};
 
 /// The side of the seed's Number Square board, as for matches.
 pub const DEFAULT_NUMBER_SQUARE_SIZE: usize = 8;
@@ -56,7 +55,7 @@ pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Resu
                 .map_err(|e| MatchError::Options(e.to_string()))?;
             Opening::Ishitori(start)
         }
-        GameKind::NumberSquare => Opening::NumberSquare(number_square_opening(options)?),
+        GameKind::NumberSquare => Opening::NumberSquare(number_square_opening(options, ctx)?),
         GameKind::NineSquare => {
             nine_square::NineSquareMatch::parse_options(options, ctx)?;
             Opening::NineSquare
@@ -64,49 +63,14 @@ pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Resu
     })
 }
 
-/// `size` (default 8) or `board` (N x N integers).
-fn number_square_opening(options: Option<&Value>) -> Result<NumberSquareOpening, MatchError> {
-    let obj = Obj::new(options, "options", true)?;
-    obj.only(&["size", "board"])?;
-    match (obj.int("size")?, obj.array("board")?) {
-        (Some(_), Some(_)) => Err(MatchError::Options(
-            "give options.size or options.board, not both".to_string(),
-        )),
-        (size, None) => {
-            let size = size.unwrap_or(DEFAULT_NUMBER_SQUARE_SIZE as i64);
-            usize::try_from(size)
-                .ok()
-                .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
-                .map(NumberSquareOpening::Dealt)
-                .ok_or_else(|| {
-                    field_error(
-                        "options.size",
-                        format!("must be an integer from {MIN_SIZE} to {MAX_SIZE}"),
-                        &json!(size),
-                    )
-                })
-        }
-        (None, Some(rows)) => {
-            let rows = rows
-                .iter()
-                .enumerate()
-                .map(|(r, row)| {
-                    let path = format!("options.board[{r}]");
-                    let tiles = row
-                        .as_array()
-                        .ok_or_else(|| field_error(&path, "must be an array of integers", row))?;
-                    tiles
-                        .iter()
-                        .enumerate()
-                        .map(|(c, tile)| int_value(tile, &format!("{path}[{c}]")).map(Some))
-                        .collect::<Result<Vec<_>, MatchError>>()
-                })
-                .collect::<Result<Vec<_>, MatchError>>()?;
-            NumberSquareBoard::from_rows(&rows)
-                .map(NumberSquareOpening::Board)
-                .map_err(|e| MatchError::Options(e.to_string()))
-        }
-    }
+/// `size` (default 8) or `board`, read by the match adapter.
+fn number_square_opening(options: Option<&Value>, ctx: &AiContext) -> Result<NumberSquareOpening, MatchError> {
+    Ok(match number_square::NumberSquareMatch::parse_options(options, ctx)? {
+        number_square::Deal::Shuffled(size) => NumberSquareOpening::Dealt(size),
+        number_square::Deal::Given(rows) => NumberSquareOpening::Board(
+            NumberSquareBoard::from_rows(&rows).map_err(|e| MatchError::Options(e.to_string()))?,
+        ),
+    })
 }
 
 /// Pig: rolling and holding on the levels' scale, in that order.
