@@ -505,13 +505,23 @@ impl Match {
     /// the next move.
     pub fn from_value(value: Value) -> Result<Match, MatchError> {
         let m: Match = serde_json::from_value(value).map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        if !(MIN_LEVEL..=MAX_LEVEL).contains(&m.ai.level) {
-            return Err(MatchError::Corrupt(format!("ai.level {} is out of range", m.ai.level)));
+        m.check()?;
+        Ok(m)
+    }
+
+    /// The invariants a stored match must keep (the options and state are
+    /// checked again on the next move).
+    pub fn check(&self) -> Result<(), MatchError> {
+        if !(MIN_LEVEL..=MAX_LEVEL).contains(&self.ai.level) {
+            return Err(MatchError::Corrupt(format!(
+                "ai.level {} is out of range",
+                self.ai.level
+            )));
         }
-        if (m.status == Status::Finished) != m.result.is_some() {
+        if (self.status == Status::Finished) != self.result.is_some() {
             return Err(MatchError::Corrupt("status and result disagree".to_string()));
         }
-        Ok(m)
+        Ok(())
     }
 
     pub fn is_finished(&self) -> bool {

@@ -86,7 +86,11 @@ fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
     let game: String = row.try_get("game")?;
     let game: GameKind = game.parse().map_err(|e| corrupt("game", e))?;
     let ai: AiSpec = parse_json("ai", &row.try_get::<String, _>("ai")?)?;
-    let status: Status = parse_json("status", &format!("\"{}\"", row.try_get::<String, _>("status")?))?;
+    let status = match row.try_get::<String, _>("status")?.as_str() {
+        "in_progress" => Status::InProgress,
+        "finished" => Status::Finished,
+        other => return Err(corrupt("status", other)),
+    };
     let result: Option<MatchResult> = match row.try_get::<Option<String>, _>("result")? {
         Some(text) => Some(parse_json("result", &text)?),
         None => None,
@@ -101,12 +105,11 @@ fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
         state: parse_json("state", &row.try_get::<String, _>("state")?)?,
         result,
     };
-    // The engine's own checks (levels in range, status agrees with result).
-    let game = Match::from_value(m.to_value()).map_err(|e| corrupt("match", e))?;
+    m.check().map_err(|e| corrupt("match", e))?;
     Ok(StoredMatch {
         id: row.try_get("id")?,
         token_hash: row.try_get("token_hash")?,
-        game,
+        game: m,
         history: Vec::new(),
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
@@ -114,7 +117,12 @@ fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
 }
 
 fn decode_event(row: &AnyRow) -> Result<StoredEvent, StoreError> {
-    let actor: Actor = parse_json("actor", &format!("\"{}\"", row.try_get::<String, _>("actor")?))?;
+    let actor = match row.try_get::<String, _>("actor")?.as_str() {
+        "human" => Actor::Human,
+        "ai" => Actor::Ai,
+        "dice" => Actor::Dice,
+        other => return Err(corrupt("actor", other)),
+    };
     let mv: Option<Value> = match row.try_get::<Option<String>, _>("move")? {
         Some(text) => Some(parse_json("move", &text)?),
         None => None,
