@@ -15,7 +15,7 @@ use crate::games::ishitori::{Game as IshitoriGame, Outcome as IshitoriOutcome};
 use crate::games::nine_square::{Game as NineSquareGame, Player as NineSquarePlayer, Turn, DIE_FACES};
 use crate::games::number_square::{Board as NumberSquareBoard, Tile};
 use crate::games::tictactoe::{AfterMove, GameResult, Player as TicTacToePlayer, Position as TicTacToePosition};
-use crate::matches::levels::{self, MAX_LEVEL};
+use crate::matches::levels::MAX_LEVEL;
 use crate::matches::players::{self, NumberSquareOpening, Opening};
 use crate::matches::{AiContext, AiSpec, GameKind, MatchLimits};
 use crate::solve::ishitori::SubtractionSolver;
@@ -317,26 +317,8 @@ impl Arena {
             Strategy::Random => return random_tile(board, rng),
             other => other.ai_level().unwrap_or(MAX_LEVEL),
         };
-        let search = SearchLimits::within(self.move_time(limits)).with_max_nodes(self.budget.number_square_nodes);
-        let analysis = self.number_square.analyse(board, &search)?;
-        if level >= MAX_LEVEL {
-            return Some(analysis.best_move);
-        }
-        // One of the board's largest tiles counts as a whole game on the
-        // levels' scale.
-        let scale = analysis
-            .moves
-            .iter()
-            .filter_map(|m| board.value_at(m.tile))
-            .map(i64::abs)
-            .max()
-            .unwrap_or(1)
-            .max(1) as f64;
-        let values: Vec<f64> = analysis.moves.iter().map(|m| m.value as f64 / scale).collect();
-        levels::choose(&values, level, rng)
-            .and_then(|i| analysis.moves.get(i))
-            .map(|m| m.tile)
-            .or(Some(analysis.best_move))
+        // The match AI itself, under the arena's node budget.
+        players::number_square_tile(board, &ai(level), &self.context(limits), rng).ok()
     }
 
     fn number_square_game(

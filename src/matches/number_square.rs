@@ -78,7 +78,7 @@ fn largest_tile(board: &Board) -> i64 {
         .max(1)
 }
 
-fn ai_move(board: &Board, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Tile, MatchError> {
+pub(crate) fn ai_move(board: &Board, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Tile, MatchError> {
     let limits = SearchLimits::within(ctx.limits.number_square_time).with_max_nodes(ctx.limits.number_square_nodes);
     let analysis: Analysis = ctx
         .number_square

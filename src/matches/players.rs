@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::games::ishitori::{Game as IshitoriGame, Move as IshitoriMove};
 use crate::games::nine_square::{Coord, Position as NineSquarePosition};
-use crate::games::number_square::Board as NumberSquareBoard;
+use crate::games::number_square::{Board as NumberSquareBoard, Tile};
 use crate::games::pig::PigRules;
 use crate::games::tictactoe::Position as TicTacToePosition;
 use crate::solve::limits::SearchLimits;
@@ -90,6 +90,16 @@ pub fn ishitori_move(
     rng: &mut dyn RngCore,
 ) -> Result<IshitoriMove, MatchError> {
     ishitori::ai_move(game, ai, ctx, rng)
+}
+
+/// Number Square: the tile the AI takes.
+pub fn number_square_tile(
+    board: &NumberSquareBoard,
+    ai: &AiSpec,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+) -> Result<Tile, MatchError> {
+    number_square::ai_move(board, ai, ctx, rng)
 }
 
 /// Nine Square: the turn's placements, in order.
