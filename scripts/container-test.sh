@@ -47,6 +47,8 @@ logs_of() { command podman logs "$1" 2>&1 | sed 's/\x1b\[[0-9;]*m//g'; }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 since() { local ms=$(($(now_ms) - $1)); printf '%d.%03d' $((ms / 1000)) $((ms % 1000)); }
 
+[ "$(id -u)" = 0 ] || fail "run as root (apt-get, rootful podman)"
+
 apt_updated=""
 apt_install() {
   local missing=()
@@ -62,19 +64,34 @@ if [ "$compose" = 1 ] && ! python3 -c 'import podman_compose' 2>/dev/null; then
 fi
 podman --version
 
-cleanup() {
-  podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
-  podman volume rm -f "$volume" >/dev/null 2>&1 || true
-  if [ "$compose" = 1 ]; then compose_cmd down -v -t 5 >/dev/null 2>&1 || true; fi
-  [ -n "${work:-}" ] && rm -rf "$work"
-}
 compose_cmd() {
   KIBITZ_PORT=$proxy_port python3 -m podman_compose -p "$project" \
     -f deploy/compose.yaml -f tests/container/compose.standin.yaml "$@"
 }
+ctr() { # SERVICE: its container's name
+  command podman ps -a --filter "label=io.podman.compose.project=$project" \
+    --filter "label=com.docker.compose.service=$1" --format '{{.Names}}' | head -n 1
+}
+compose_down() { # TIMEOUT
+  # The image's VOLUME gives each replica an anonymous volume: removed too.
+  local anonymous c
+  anonymous=$(for s in kibitz-1 kibitz-2; do
+    c=$(ctr "$s")
+    [ -z "$c" ] || command podman inspect --format '{{range .Mounts}}{{.Name}} {{end}}' "$c"
+  done)
+  compose_cmd down -v -t "$1" > "$work/compose-down.log" 2>&1 || { cat "$work/compose-down.log"; return 1; }
+  # shellcheck disable=SC2086 # a list of volume names
+  [ -z "${anonymous// /}" ] || command podman volume rm -f $anonymous >/dev/null
+}
+cleanup() {
+  podman rm -f -t 0 "$name" >/dev/null 2>&1 || true
+  podman volume rm -f "$volume" >/dev/null 2>&1 || true
+  if [ "$compose" = 1 ]; then compose_down 5 >/dev/null 2>&1 || true; fi
+  rm -rf "$work"
+}
 work=$(mktemp -d)
 trap cleanup EXIT
-cleanup
+cleanup # what an interrupted run may have left
 work=$(mktemp -d)
 
 say "stand-in base images"
@@ -167,7 +184,8 @@ if ! grep -q '"action":"roll"' <<< "$answer" || ! grep -q '"win_probability":0.5
 fi
 
 say "a whole tic-tac-toe match"
-read -r id token < <($play new "$url")
+created=$($play new "$url")
+read -r id token <<< "$created"
 $play move "$url" "$id" "$token" | sed 's/^/   /'
 finished=$($play show "$url" "$id" "$token")
 say "match $id: $finished"
@@ -180,7 +198,8 @@ health=$(podman inspect --format '{{.State.Health.Status}}' "$name")
 say "health status: $health"
 
 say "a second match, two moves in, kept for the restart"
-read -r kept_id kept_token < <($play new "$url")
+created=$($play new "$url")
+read -r kept_id kept_token <<< "$created"
 $play move "$url" "$kept_id" "$kept_token" 2 | sed 's/^/   /'
 before=$($play show "$url" "$kept_id" "$kept_token")
 
@@ -224,8 +243,6 @@ compose_cmd up -d --no-build > "$work/compose-up.log" 2>&1 || { cat "$work/compo
 # ignores the service_healthy conditions and starts everything in order; the
 # replicas retry the database until it answers.
 grep -i 'ignored' "$work/compose-up.log" | sort -u | sed 's/^/   /' || true
-ctr() { command podman ps -a --filter "label=io.podman.compose.project=$project" \
-  --filter "label=com.docker.compose.service=$1" --format '{{.Names}}' | head -n 1; }
 for service in postgres kibitz-1 kibitz-2; do
   c=$(ctr "$service")
   ok=""
@@ -247,7 +264,8 @@ r2=$(count kibitz-2 readyz)
 say "/readyz answered through the proxy by kibitz-1 $r1 times, kibitz-2 $r2 times"
 if [ "$r1" = 0 ] || [ "$r2" = 0 ]; then fail "the proxy does not balance over both replicas"; fi
 
-read -r id token < <($play new "$proxy")
+created=$($play new "$proxy")
+read -r id token <<< "$created"
 say "match $id through the proxy, two moves"
 $play move "$proxy" "$id" "$token" 1 | sed 's/^/   /'
 m1=$(count kibitz-1 moves)
@@ -267,11 +285,6 @@ after=$(count "$left" moves)
 say "match $id: $result; $left answered $((after - before)) moves after the stop"
 [[ $result == finished* ]] || fail "the match did not finish through the remaining replica"
 [ "$after" -gt "$before" ] || fail "$left answered none of the remaining moves"
-# The image's VOLUME gives each replica an anonymous volume: removed too.
-anonymous=$(for s in kibitz-1 kibitz-2; do
-  command podman inspect --format '{{range .Mounts}}{{.Name}} {{end}}' "$(ctr "$s")"; done)
-compose_cmd down -v -t 25 > "$work/compose-down.log" 2>&1 || { cat "$work/compose-down.log"; fail "compose down"; }
-# shellcheck disable=SC2086 # a list of volume names
-[ -z "${anonymous// /}" ] || command podman volume rm -f $anonymous >/dev/null
+compose_down 25 || fail "compose down"
 say "compose: all checks passed"
 echo "container test passed"
