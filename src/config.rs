@@ -30,6 +30,10 @@ pub enum Command {
     Solve(SolveCommand),
     /// Play named strategies against each other and report how strong each is.
     Arena(crate::cli::ArenaArgs),
+    /// Read Connect Four games as column strings ("4453"), one per line on
+    /// stdin, and print each line followed by every column's exact score, as
+    /// the standard solvers' `-a` does (full columns: -1000).
+    ConnectFourScores(crate::cli::ConnectFourArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -89,6 +93,10 @@ pub struct Config {
     /// Entries in each game's shared search memo.
     #[arg(long, env = "KIBITZ_MEMO_CAPACITY", default_value_t = 2_000_000)]
     pub memo_capacity: usize,
+    /// Entries (16 bytes each) in Connect Four's shared transposition table,
+    /// allocated at the first Connect Four search.
+    #[arg(long, env = "KIBITZ_CONNECT_FOUR_TABLE_ENTRIES", default_value_t = 1 << 22)]
+    pub connect_four_table_entries: usize,
     /// Searches that may run at once (0: one per CPU). Cheap lookups never wait for them.
     #[arg(long, env = "KIBITZ_SEARCH_CONCURRENCY", default_value_t = 0)]
     pub search_concurrency: usize,

@@ -18,6 +18,13 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::ConnectFourScores(args)) => match kibitz::cli::connect_four_scores(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("kibitz connect-four-scores: {e}");
+                ExitCode::from(2)
+            }
+        },
         Some(Command::Solve(SolveCommand::Pig {
             goal,
             die_sides,

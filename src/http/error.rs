@@ -4,6 +4,7 @@ use axum::http::{header, HeaderName, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
+use crate::games::connect_four::ConnectFourError;
 use crate::games::pig::PigError;
 use crate::store::StoreError;
 use crate::tables::cache::TableWorkerError;
@@ -125,6 +126,12 @@ impl IntoResponse for ApiError {
 
 impl From<PigError> for ApiError {
     fn from(e: PigError) -> Self {
+        Self::unprocessable(e.to_string())
+    }
+}
+
+impl From<ConnectFourError> for ApiError {
+    fn from(e: ConnectFourError) -> Self {
         Self::unprocessable(e.to_string())
     }
 }

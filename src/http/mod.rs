@@ -1,6 +1,7 @@
 //! The HTTP face of kibitz: routes, middleware, errors.
 
 pub mod arena;
+pub mod connect_four;
 pub mod error;
 pub mod extract;
 pub mod health;
@@ -51,6 +52,7 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::POST, "/ishitori/move", post(ishitori::best_move)),
         (Method::POST, "/number-square/move", post(number_square::best_move)),
         (Method::POST, "/nine-square/move", post(nine_square::best_move)),
+        (Method::POST, "/connect-four/move", post(connect_four::best_move)),
         (Method::POST, "/arena", post(arena::run)),
         (Method::POST, "/matches", post(matches::create)),
         (Method::GET, "/matches/{id}", get(matches::get_match)),

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::pool::SearchPool;
 use crate::config::Config;
+use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::{SolverConfig, SubtractionSolver};
 use crate::solve::number_square::NumberSquareSolver;
 use crate::solve::tictactoe::TicTacToeSolver;
@@ -28,6 +29,7 @@ pub struct Shared {
     pub tictactoe: Arc<TicTacToeSolver>,
     pub ishitori: Arc<SubtractionSolver>,
     pub number_square: Arc<NumberSquareSolver>,
+    pub connect_four: Arc<ConnectFourSolver>,
     pub search_pool: Arc<SearchPool>,
     pub tictactoe_answers: Arc<AnswerCache>,
     draining: AtomicBool,
@@ -49,6 +51,7 @@ impl AppState {
             ..SolverConfig::default()
         }));
         let number_square = Arc::new(NumberSquareSolver::new(config.memo_capacity));
+        let connect_four = Arc::new(ConnectFourSolver::new(config.connect_four_table_entries));
         let search_pool = Arc::new(SearchPool::new(
             config.search_concurrency,
             Duration::from_millis(config.search_queue_ms),
@@ -61,6 +64,7 @@ impl AppState {
             tictactoe,
             ishitori,
             number_square,
+            connect_four,
             search_pool,
             tictactoe_answers,
             draining: AtomicBool::new(false),

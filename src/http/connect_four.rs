@@ -1,0 +1,153 @@
+//! POST /connect-four/move.
+
+use axum::extract::State;
+use axum::Json;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::ApiJson;
+use super::search::run_search_cheap_first;
+use super::state::AppState;
+use super::tictactoe::outcome_name;
+use crate::games::connect_four::{symbol, ConnectFour, Shape};
+use crate::solve::connect_four::Analysis;
+
+#[derive(Deserialize)]
+pub struct MoveRequest {
+    moves: Option<String>,
+    board: Option<Vec<String>>,
+    cols: Option<i64>,
+    rows: Option<i64>,
+    k: Option<i64>,
+    max_ms: Option<u64>,
+}
+
+#[derive(Serialize)]
+pub struct Column {
+    column: u32,
+}
+
+#[derive(Serialize)]
+pub struct ColumnResponse {
+    column: u32,
+    playable: bool,
+    score: Option<i32>,
+    outcome: Option<&'static str>,
+    plies_to_end: Option<u32>,
+    solved: Option<bool>,
+}
+
+#[derive(Serialize)]
+pub struct MoveResponse {
+    player: char,
+    #[serde(rename = "move")]
+    chosen: Column,
+    score: i32,
+    outcome: Option<&'static str>,
+    plies_to_end: Option<u32>,
+    solved: bool,
+    depth: u32,
+    nodes: u64,
+    cols: u32,
+    rows: u32,
+    k: u32,
+    moves: Vec<ColumnResponse>,
+    principal_variation: Vec<Column>,
+}
+
+/// The position a request describes: `moves` on a grid of `cols` x `rows`,
+/// or `board` with its own size (a `cols` or `rows` sent with it must
+/// agree). A finished game is refused.
+fn position(request: &MoveRequest) -> Result<ConnectFour, ApiError> {
+    let game = match (&request.moves, &request.board) {
+        (Some(moves), None) => ConnectFour::from_moves(Shape::new(request.cols, request.rows, request.k)?, moves)?,
+        (None, Some(rows)) => {
+            let game = ConnectFour::from_rows(rows, request.k)?;
+            let shape = game.shape();
+            for (field, sent, actual) in [("cols", request.cols, shape.cols), ("rows", request.rows, shape.rows)] {
+                if sent.is_some_and(|n| n != i64::from(actual)) {
+                    return Err(ApiError::unprocessable(format!(
+                        "{field} is {} but the board has {actual}; send the size with moves, or only the board",
+                        sent.unwrap_or_default()
+                    )));
+                }
+            }
+            game
+        }
+        (Some(_), Some(_)) => {
+            return Err(ApiError::unprocessable(
+                "send either moves or board, not both",
+            ))
+        }
+        (None, None) => {
+            return Err(ApiError::unprocessable(
+                "send the position as moves (a column string such as \"4453\"; \"\" for the empty grid) or as board (row strings)",
+            ))
+        }
+    };
+    game.ensure_not_over()?;
+    Ok(game)
+}
+
+fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
+    let shape = game.shape();
+    let known = |score: i32, solved: bool| {
+        let (outcome, plies) = analysis.verdict(score);
+        (solved.then_some(outcome_name(outcome)), solved.then_some(plies))
+    };
+    let (outcome, plies_to_end) = known(analysis.score, analysis.solved);
+    MoveResponse {
+        player: symbol(analysis.player),
+        chosen: Column {
+            column: analysis.best + 1,
+        },
+        score: analysis.score,
+        outcome,
+        plies_to_end,
+        solved: analysis.solved,
+        depth: analysis.depth,
+        nodes: analysis.nodes,
+        cols: shape.cols,
+        rows: shape.rows,
+        k: shape.k,
+        moves: analysis
+            .columns
+            .iter()
+            .map(|c| {
+                let (outcome, plies_to_end) = c.score.map_or((None, None), |s| known(s, c.solved));
+                ColumnResponse {
+                    column: c.column + 1,
+                    playable: c.score.is_some(),
+                    score: c.score,
+                    outcome,
+                    plies_to_end,
+                    solved: c.score.map(|_| c.solved),
+                }
+            })
+            .collect(),
+        principal_variation: analysis
+            .principal_variation
+            .iter()
+            .map(|&c| Column { column: c + 1 })
+            .collect(),
+    }
+}
+
+pub async fn best_move(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<MoveRequest>,
+) -> Result<Json<MoveResponse>, ApiError> {
+    let game = position(&request)?;
+    let solver = state.connect_four.clone();
+    let searched = game.clone();
+    let analysis = run_search_cheap_first(
+        &state.config,
+        &state.search_pool,
+        "connect_four",
+        request.max_ms,
+        |a: &Analysis| a.solved,
+        move |limits| solver.analyse(&searched, limits),
+    )
+    .await?;
+    Ok(Json(response(&game, &analysis)))
+}

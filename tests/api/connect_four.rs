@@ -1,0 +1,175 @@
+//! POST /connect-four/move through the real router.
+
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::spawn_app;
+
+fn column_scores(body: &Value) -> Vec<Value> {
+    body["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["score"].clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn connect_four_answers_every_column_in_the_standard_scores() {
+    let app = spawn_app().await;
+    // From tests/data/connect_four_7x6_scores.txt (Pons' solver).
+    let r = app
+        .post_json("/connect-four/move", &json!({"moves": "7111372676733525156246"}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let body = r.json();
+    assert_eq!(column_scores(&body), vec![json!(-10); 7]);
+    assert_eq!(body["player"], "X");
+    assert_eq!(body["solved"], true);
+    assert_eq!(body["outcome"], "loss");
+    assert_eq!(body["score"], -10);
+    // Every column loses alike: the centre one is chosen.
+    assert_eq!(body["move"]["column"], 4);
+    let plies = body["plies_to_end"].as_u64().expect("plies");
+    assert_eq!(
+        body["principal_variation"].as_array().map(|l| l.len() as u64),
+        Some(plies)
+    );
+    for m in body["moves"].as_array().expect("moves") {
+        assert_eq!(m["playable"], true);
+        assert_eq!(m["solved"], true);
+        assert_eq!(m["outcome"], "loss");
+    }
+}
+
+/// The grid after `moves` as row strings, top row first.
+fn rows_after(moves: &str) -> Vec<String> {
+    let mut grid = vec![vec!['.'; 7]; 6];
+    let mut heights = [0usize; 7];
+    for (i, digit) in moves.chars().enumerate() {
+        let col = digit.to_digit(10).expect("a digit") as usize - 1;
+        grid[5 - heights[col]][col] = if i % 2 == 0 { 'X' } else { 'O' };
+        heights[col] += 1;
+    }
+    grid.into_iter().map(|row| row.into_iter().collect()).collect()
+}
+
+#[tokio::test]
+async fn connect_four_takes_a_board_and_marks_full_columns() {
+    let app = spawn_app().await;
+    // From tests/data/connect_four_7x6_scores.txt: column 1 is full.
+    let moves = "11111614433736725";
+    let expected: Vec<Value> = [None, Some(-11), Some(-10), Some(-11), Some(-7), Some(-7), Some(-10)]
+        .iter()
+        .map(|s| s.map_or(Value::Null, |s| json!(s)))
+        .collect();
+    let from_board = app
+        .post_json(
+            "/connect-four/move",
+            &json!({"board": rows_after(moves), "max_ms": 10000}),
+        )
+        .await;
+    assert_eq!(
+        from_board.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&from_board.body)
+    );
+    let body = from_board.json();
+    assert_eq!(body["player"], "O");
+    assert_eq!(column_scores(&body), expected);
+    let first = &body["moves"][0];
+    assert_eq!(first["playable"], false);
+    assert_eq!(first["solved"], Value::Null);
+    assert_eq!(body["move"]["column"], 5, "-7 twice: the column nearer the centre");
+    let from_moves = app
+        .post_json("/connect-four/move", &json!({"moves": moves, "max_ms": 10000}))
+        .await
+        .json();
+    assert_eq!(column_scores(&from_moves), expected);
+}
+
+#[tokio::test]
+async fn connect_four_finds_the_immediate_win() {
+    let app = spawn_app().await;
+    let body = app
+        .post_json("/connect-four/move", &json!({"moves": "121212"}))
+        .await
+        .json();
+    assert_eq!(body["move"]["column"], 1);
+    assert_eq!(body["outcome"], "win");
+    assert_eq!(body["plies_to_end"], 1);
+    // A win with X's 4th stone: 42 / 2 + 1 - 4 = 18.
+    assert_eq!(body["score"], 18);
+}
+
+#[tokio::test]
+async fn connect_four_on_a_small_grid_with_k_three() {
+    let app = spawn_app().await;
+    let body = app
+        .post_json(
+            "/connect-four/move",
+            &json!({"moves": "", "cols": 4, "rows": 4, "k": 3}),
+        )
+        .await
+        .json();
+    assert_eq!(
+        (body["cols"].clone(), body["rows"].clone(), body["k"].clone()),
+        (json!(4), json!(4), json!(3))
+    );
+    assert_eq!(body["moves"].as_array().map(Vec::len), Some(4));
+    assert_eq!(body["solved"], true);
+}
+
+#[tokio::test]
+async fn connect_four_out_of_budget_says_not_solved_and_still_moves() {
+    let app = spawn_app().await;
+    let body = app
+        .post_json("/connect-four/move", &json!({"moves": "", "max_ms": 30}))
+        .await
+        .json();
+    assert_eq!(body["solved"], false);
+    assert_eq!(body["outcome"], Value::Null);
+    assert!((1..=7).contains(&body["move"]["column"].as_u64().unwrap_or(0)));
+}
+
+#[tokio::test]
+async fn connect_four_refuses_bad_positions_with_a_422_naming_the_problem() {
+    let app = spawn_app().await;
+    let cases = [
+        (json!({"moves": "4444444"}), "full"),
+        (json!({"moves": "1212121"}), "already won"),
+        (json!({"moves": "12121213"}), "already won"),
+        (json!({"moves": "408"}), "moves[1]"),
+        (json!({"moves": "18", "cols": 7}), "1 to 7"),
+        (json!({"moves": "", "cols": 10}), "cols"),
+        (json!({"moves": "", "k": 8}), "k"),
+        (
+            json!({"board": ["X......", ".......", ".......", ".......", ".......", "......."]}),
+            "above an empty cell",
+        ),
+        (
+            json!({"board": ["..........", "..........", "..........", "..........", "..........", "..........", "..........", "..........", "..........", ".........."]}),
+            "expected 4 to 9",
+        ),
+        (
+            json!({"board": [".......", ".......", ".......", ".......", ".......", "XX....."]}),
+            "X count",
+        ),
+        (
+            json!({"board": [".......", ".......", "X......", "XO.....", "XO.....", "XO....."]}),
+            "X has 4 in a row",
+        ),
+        (
+            json!({"board": [".......", ".......", ".......", ".......", ".......", "XOXOXOX"], "cols": 8}),
+            "cols is 8",
+        ),
+        (json!({"moves": "1", "board": []}), "either moves or board"),
+        (json!({}), "moves"),
+    ];
+    for (request, expected) in cases {
+        let r = app.post_json("/connect-four/move", &request).await;
+        let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(detail.contains(expected), "{request}: {detail}");
+    }
+}

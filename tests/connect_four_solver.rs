@@ -1,0 +1,251 @@
+//! The Connect Four solver against two independent references: a plain
+//! minimax written here over a grid of cells (no bitboards, no table, no
+//! pruning) on small grids, and the scores of Pascal Pons' solver for 300
+//! 7x6 positions (tests/data/connect_four_7x6_scores.txt, made as its
+//! header says).
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use kibitz::games::connect_four::{ConnectFour, Shape};
+use kibitz::games::game::Game;
+use kibitz::solve::connect_four::ConnectFourSolver;
+use kibitz::solve::limits::SearchLimits;
+
+/// A grid of cells: 0 empty, 1 first player, 2 second.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Grid {
+    cols: usize,
+    rows: usize,
+    k: usize,
+    cells: Vec<u8>,
+    stones: usize,
+}
+
+impl Grid {
+    fn new(cols: usize, rows: usize, k: usize) -> Grid {
+        Grid {
+            cols,
+            rows,
+            k,
+            cells: vec![0; cols * rows],
+            stones: 0,
+        }
+    }
+
+    fn height(&self, col: usize) -> usize {
+        (0..self.rows)
+            .take_while(|&r| self.cells[r * self.cols + col] != 0)
+            .count()
+    }
+
+    /// Drops a stone; true if it makes a line of k.
+    fn drop(&mut self, col: usize) -> bool {
+        let row = self.height(col);
+        let me = (self.stones % 2) as u8 + 1;
+        self.cells[row * self.cols + col] = me;
+        self.stones += 1;
+        let at = |r: i64, c: i64| {
+            r >= 0
+                && c >= 0
+                && (r as usize) < self.rows
+                && (c as usize) < self.cols
+                && self.cells[r as usize * self.cols + c as usize] == me
+        };
+        [(0i64, 1i64), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+            let run = |sign: i64| {
+                (1..)
+                    .take_while(|&i| at(row as i64 + sign * i * dr, col as i64 + sign * i * dc))
+                    .count()
+            };
+            1 + run(1) + run(-1) >= self.k
+        })
+    }
+
+    fn full(&self) -> bool {
+        self.stones == self.cols * self.rows
+    }
+}
+
+/// The standard score by exhaustive minimax: a win with the stone played
+/// when `s` stones are down scores (cells + 1 - s) / 2.
+fn brute_score(grid: &Grid, memo: &mut HashMap<Grid, i32>) -> i32 {
+    if let Some(&v) = memo.get(grid) {
+        return v;
+    }
+    let cells = (grid.cols * grid.rows) as i32;
+    let mut best = i32::MIN;
+    for col in 0..grid.cols {
+        if grid.height(col) == grid.rows {
+            continue;
+        }
+        let mut child = grid.clone();
+        let score = if child.drop(col) {
+            (cells + 1 - grid.stones as i32) / 2
+        } else if child.full() {
+            0
+        } else {
+            -brute_score(&child, memo)
+        };
+        best = best.max(score);
+    }
+    memo.insert(grid.clone(), best);
+    best
+}
+
+fn unlimited() -> SearchLimits {
+    SearchLimits::within(Duration::from_secs(3600))
+}
+
+/// Every reachable position of a small grid, up to `max_stones`, checked
+/// column by column against the brute force.
+fn check_every_position(cols: usize, rows: usize, k: usize, max_stones: usize) -> usize {
+    check_positions(cols, rows, k, max_stones, false)
+}
+
+fn check_positions(cols: usize, rows: usize, k: usize, max_stones: usize, wide: bool) -> usize {
+    let shape = Shape::new(Some(cols as i64), Some(rows as i64), Some(k as i64)).expect("a valid shape");
+    let solver = ConnectFourSolver::new(1 << 16);
+    let mut memo = HashMap::new();
+    let mut frontier = vec![(String::new(), Grid::new(cols, rows, k))];
+    let mut checked = 0;
+    let mut seen = std::collections::HashSet::new();
+    while let Some((moves, grid)) = frontier.pop() {
+        let game = ConnectFour::from_moves(shape, &moves).expect("a legal game");
+        let analysis = if wide {
+            solver.analyse_wide(&game, &unlimited())
+        } else {
+            solver.analyse(&game, &unlimited())
+        };
+        assert!(analysis.solved, "{moves} not solved");
+        for col in 0..cols {
+            let expected = (grid.height(col) < rows).then(|| {
+                let mut child = grid.clone();
+                if child.drop(col) {
+                    ((cols * rows) as i32 + 1 - grid.stones as i32) / 2
+                } else if child.full() {
+                    0
+                } else {
+                    -brute_score(&child, &mut memo)
+                }
+            });
+            assert_eq!(
+                analysis.columns[col].score,
+                expected,
+                "{cols}x{rows} k={k} after {moves:?}, column {}",
+                col + 1
+            );
+        }
+        let best = analysis.columns.iter().filter_map(|c| c.score).max();
+        assert_eq!(
+            Some(analysis.score),
+            best,
+            "{moves}: the chosen move has the best score"
+        );
+        checked += 1;
+        if grid.stones < max_stones {
+            for col in 0..cols {
+                if grid.height(col) < rows {
+                    let mut child = grid.clone();
+                    if !child.drop(col) && !child.full() && seen.insert(child.clone()) {
+                        frontier.push((format!("{moves}{}", col + 1), child));
+                    }
+                }
+            }
+        }
+    }
+    checked
+}
+
+#[test]
+fn every_position_of_the_4x4_grid_scores_as_the_brute_force_says() {
+    let checked = check_every_position(4, 4, 4, 16);
+    assert!(checked > 1000, "only {checked} positions");
+}
+
+#[test]
+fn positions_of_the_5x4_grid_score_as_the_brute_force_says() {
+    let checked = check_every_position(5, 4, 4, 6);
+    assert!(checked > 500, "only {checked} positions");
+}
+
+#[test]
+fn other_line_lengths_and_wide_words_score_as_the_brute_force_says() {
+    // k = 3 takes the general line code.
+    assert!(check_every_position(4, 4, 3, 16) > 100);
+    assert!(check_every_position(4, 5, 3, 6) > 100);
+    // The words grids beyond 64 bits use, on a grid the brute force can do.
+    assert!(check_positions(4, 4, 4, 8, true) > 500);
+}
+
+#[test]
+fn three_hundred_7x6_positions_score_as_pons_solver_says() {
+    let data = include_str!("data/connect_four_7x6_scores.txt");
+    let solver = ConnectFourSolver::new(1 << 20);
+    let mut checked = 0;
+    for line in data.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let game = ConnectFour::from_moves(Shape::default(), fields[0]).expect("a legal game");
+        let analysis = solver.analyse(&game, &unlimited());
+        let ours: Vec<String> = analysis
+            .columns
+            .iter()
+            .map(|c| c.score.map_or("full".to_string(), |s| s.to_string()))
+            .collect();
+        assert_eq!(ours, fields[1..].to_vec(), "after {}", fields[0]);
+        assert!(analysis.solved);
+        checked += 1;
+    }
+    assert_eq!(checked, 300);
+}
+
+#[test]
+fn the_principal_variation_is_legal_and_ends_as_the_score_says() {
+    let solver = ConnectFourSolver::new(1 << 20);
+    for moves in ["4444443", "44444433332", "1234567123456712345"] {
+        let mut game = ConnectFour::from_moves(Shape::default(), moves).expect("legal");
+        let analysis = solver.analyse(&game, &unlimited());
+        let (_, plies) = analysis.verdict(analysis.score);
+        assert_eq!(analysis.principal_variation.len() as u32, plies, "{moves}");
+        let mover = game.seat_to_move();
+        for &col in &analysis.principal_variation {
+            assert!(game.legal_moves().contains(&col), "{moves}: column {col} is not legal");
+            game.play(col);
+        }
+        let result = game.result().expect("the line reaches the end");
+        use kibitz::games::game::GameOutcome::*;
+        match analysis.score.signum() {
+            1 => assert_eq!(result, Won(mover)),
+            0 => assert_eq!(result, Draw),
+            _ => assert_eq!(result, Won(1 - mover)),
+        }
+    }
+}
+
+#[test]
+fn a_search_out_of_budget_says_it_is_not_solved() {
+    let solver = ConnectFourSolver::new(1 << 16);
+    let game = ConnectFour::from_moves(Shape::default(), "").expect("legal");
+    let analysis = solver.analyse(&game, &unlimited().with_max_nodes(5_000));
+    assert!(!analysis.solved);
+    assert!(analysis.columns.iter().all(|c| !c.solved));
+    assert!(analysis.depth >= 1);
+    assert!(analysis.nodes <= 5_000 + 2 * 60_000, "{}", analysis.nodes);
+}
+
+#[test]
+fn a_symmetric_position_gives_mirror_columns_equal_scores() {
+    let solver = ConnectFourSolver::new(1 << 20);
+    let game = ConnectFour::from_moves(Shape::default(), "44444433").expect("legal");
+    let plain = solver.analyse(&game, &unlimited());
+    let scores: Vec<Option<i32>> = plain.columns.iter().map(|c| c.score).collect();
+    let mut mirrored = scores.clone();
+    mirrored.reverse();
+    assert_ne!(scores, mirrored, "not symmetric, so a control");
+    let symmetric = ConnectFour::from_moves(Shape::default(), "4444443355").expect("legal");
+    let analysis = solver.analyse(&symmetric, &unlimited());
+    let scores: Vec<Option<i32>> = analysis.columns.iter().map(|c| c.score).collect();
+    let mut mirrored = scores.clone();
+    mirrored.reverse();
+    assert_eq!(scores, mirrored);
+}
