@@ -9,6 +9,7 @@ mod helpers;
 mod limits;
 mod matches;
 mod openapi;
+mod oversized;
 mod pig;
 mod playground;
 mod process;
