@@ -7,6 +7,7 @@ mod games;
 mod health;
 mod helpers;
 mod limits;
+mod logs;
 mod matches;
 mod openapi;
 mod oversized;
