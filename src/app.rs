@@ -1,6 +1,6 @@
 //! Builds the service from a Config and runs it until a shutdown signal.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -94,6 +94,9 @@ pub async fn spawn(config: Config) -> Result<RunningServer, StartupError> {
     let addr = listener
         .local_addr()
         .map_err(|source| StartupError::Bind { addr, source })?;
+    // Before the background work starts, so that it is the first line.
+    let base = base_url(addr);
+    tracing::info!("kibitz listening on {base} — playground {base}/ — spec {base}/openapi.yaml");
     start_background_work(&state);
     let shutdown = Arc::new(Notify::new());
     let task = tokio::spawn(serve_until_shutdown(
@@ -142,10 +145,22 @@ async fn serve_until_shutdown(
     outcome
 }
 
+/// The URL a browser on this machine reaches the server at: an unspecified
+/// bind address (0.0.0.0, ::) becomes the loopback address.
+pub fn base_url(addr: SocketAddr) -> String {
+    let mut addr = addr;
+    if addr.ip().is_unspecified() {
+        addr.set_ip(match addr.ip() {
+            IpAddr::V4(_) => IpAddr::V4(Ipv4Addr::LOCALHOST),
+            IpAddr::V6(_) => IpAddr::V6(Ipv6Addr::LOCALHOST),
+        });
+    }
+    format!("http://{addr}")
+}
+
 /// `kibitz serve`: runs until SIGINT or SIGTERM.
 pub async fn run(config: Config) -> Result<(), StartupError> {
     let server = spawn(config).await?;
-    tracing::info!(addr = %server.addr, "kibitz listening");
     wait_for_signal().await;
     server.shutdown().await?;
     tracing::info!("stopped");

@@ -1,16 +1,20 @@
 //! Logs (tracing) and metrics (Prometheus exposition).
 
+use std::io::IsTerminal;
 use std::sync::OnceLock;
 
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 use tracing_subscriber::EnvFilter;
 
 /// Installs the global tracing subscriber once; later calls do nothing.
+/// Colours (ANSI escapes) only when the log goes to a terminal, never into
+/// files, pipes or a container's log (nor with NO_COLOR set).
 pub fn init_tracing(filter: &str) {
     let filter = EnvFilter::try_new(filter).unwrap_or_else(|_| EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false)
+        .with_ansi(std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()))
         .try_init();
 }
 

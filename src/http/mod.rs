@@ -6,6 +6,7 @@ pub mod error;
 pub mod extract;
 pub mod health;
 pub mod ishitori;
+pub mod linger;
 pub mod matches;
 pub mod metrics;
 pub mod nine_square;
@@ -100,6 +101,12 @@ pub fn router(state: AppState) -> Router {
     }
     router.layer(DefaultBodyLimit::max(config.body_limit_bytes)).layer(
         ServiceBuilder::new()
+            // Outermost, so that neither the timeout nor the request's span
+            // covers reading the unread rest of an oversized body.
+            .layer(middleware::from_fn_with_state(
+                linger::Limit(config.body_limit_bytes),
+                linger::linger,
+            ))
             .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
             .layer(
                 TraceLayer::new_for_http()

@@ -5,7 +5,7 @@ use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
-use super::extract::{ApiJson, ApiQuery};
+use super::extract::{ApiJson, ApiQuery, JsonResponse};
 use super::state::AppState;
 use crate::games::pig::{Action, PigRules, PigState, Variant};
 use crate::solve::pig::ActionRange;
@@ -71,7 +71,7 @@ pub struct DecisionResponse {
 pub async fn decision(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<DecisionRequest>,
-) -> Result<Json<DecisionResponse>, ApiError> {
+) -> Result<JsonResponse<DecisionResponse>, ApiError> {
     let rules = RulesParams {
         goal: request.goal.unwrap_or_else(default_goal),
         die_sides: request.die_sides.unwrap_or_else(default_die_sides),
@@ -81,7 +81,7 @@ pub async fn decision(
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
     let table = state.pig_tables.get(rules).await?;
     let d = table.decide(&position);
-    Ok(Json(DecisionResponse {
+    Ok(JsonResponse(DecisionResponse {
         action: d.action.as_str(),
         win_probability: d.win_probability,
         roll_win_probability: d.roll_win_probability,

@@ -19,7 +19,7 @@ pub struct Reply {
     pub body: Value,
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
@@ -99,7 +99,7 @@ impl Drop for Server {
 
 /// The binary under test: KIBITZ_TEST_BIN when set (CI points it at the
 /// release build), else the one cargo built for these tests.
-fn binary() -> String {
+pub fn binary() -> String {
     std::env::var("KIBITZ_TEST_BIN")
         .ok()
         .filter(|b| !b.is_empty())
