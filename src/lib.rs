@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod arena;
+pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod games;

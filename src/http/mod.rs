@@ -1,6 +1,7 @@
 //! The HTTP face of kibitz: routes, middleware, errors.
 
 pub mod arena;
+pub mod catalog;
 pub mod connect_four;
 pub mod error;
 pub mod extract;
@@ -47,6 +48,7 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/readyz", get(health::readyz)),
         (Method::GET, "/metrics", get(health::metrics)),
         (Method::GET, "/openapi.yaml", get(health::openapi)),
+        (Method::GET, "/games", get(catalog::games)),
         (Method::POST, "/pig/decision", post(pig::decision)),
         (Method::GET, "/pig/policy", get(pig::policy)),
         (Method::POST, "/tictactoe/move", post(tictactoe::best_move)),

@@ -1,6 +1,7 @@
 //! API tests through the real router: one binary, one module per area.
 
 mod arena;
+mod catalog;
 mod connect_four;
 mod durability;
 mod errors;

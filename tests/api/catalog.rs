@@ -1,0 +1,105 @@
+//! GET /games: the catalog, held to the code that serves each game.
+
+use axum::http::StatusCode;
+use kibitz::arena::Strategy;
+use kibitz::matches::GameKind;
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app_on, TestApp, TestDb};
+
+async fn catalog() -> (TestApp, Vec<Value>) {
+    let app = spawn_app_on(TestDb::Sqlite, |c| c.search_queue_ms = 30_000).await;
+    assert_eq!(app.wait_ready().await.status, StatusCode::OK);
+    let r = app.get("/games").await;
+    assert_eq!(r.status, StatusCode::OK);
+    let games = r.json()["games"].as_array().expect("games").clone();
+    (app, games)
+}
+
+#[tokio::test]
+async fn the_catalog_lists_every_match_game_and_connect_four_once() {
+    let (_app, games) = catalog().await;
+    let ids: Vec<&str> = games.iter().filter_map(|g| g["id"].as_str()).collect();
+    for kind in GameKind::ALL {
+        assert_eq!(ids.iter().filter(|&&id| id == kind.as_str()).count(), 1, "{kind}");
+    }
+    assert!(ids.contains(&"connect-four"));
+    assert_eq!(ids.len(), GameKind::ALL.len() + 1);
+}
+
+#[tokio::test]
+async fn every_analysis_endpoint_in_the_catalog_is_served() {
+    let (app, games) = catalog().await;
+    for game in &games {
+        let path = game["endpoints"]["analysis"].as_str().expect("analysis");
+        // An empty object is never a valid position: a 400 or 422 from the
+        // endpoint itself, not a 404.
+        let r = app.post_json(path, &json!({})).await;
+        assert!(
+            r.status == StatusCode::BAD_REQUEST || r.status == StatusCode::UNPROCESSABLE_ENTITY,
+            "{path}: {}",
+            r.status
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_catalogs_defaults_are_what_a_new_match_fills_in() {
+    let (app, games) = catalog().await;
+    let mut checked = 0;
+    for game in games.iter().filter(|g| g["endpoints"]["matches"] == "/matches") {
+        let id = game["id"].as_str().expect("id");
+        let r = app.post_json("/matches", &json!({"game": id})).await;
+        assert_eq!(
+            r.status,
+            StatusCode::CREATED,
+            "{id}: {}",
+            String::from_utf8_lossy(&r.body)
+        );
+        let options = r.json()["options"].clone();
+        for option in game["options"].as_array().expect("options") {
+            let name = option["name"].as_str().expect("name");
+            if option["default"].is_null() {
+                continue;
+            }
+            assert_eq!(options[name], option["default"], "{id}.{name}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} defaults checked");
+}
+
+#[tokio::test]
+async fn the_catalogs_bounds_are_the_ones_the_matches_enforce() {
+    let (app, games) = catalog().await;
+    let mut checked = 0;
+    for game in games.iter().filter(|g| g["endpoints"]["matches"] == "/matches") {
+        let id = game["id"].as_str().expect("id");
+        for option in game["options"].as_array().expect("options") {
+            let name = option["name"].as_str().expect("name");
+            let Some(max) = option["maximum"].as_u64().filter(|&m| m < 1_000_000) else {
+                continue;
+            };
+            let r = app
+                .post_json("/matches", &json!({"game": id, "options": {name: max + 1}}))
+                .await;
+            assert_eq!(r.status, StatusCode::UNPROCESSABLE_ENTITY, "{id}.{name} = {}", max + 1);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 6, "only {checked} bounds checked");
+}
+
+#[tokio::test]
+async fn every_strategy_in_the_catalog_is_one_the_arena_accepts() {
+    let (_app, games) = catalog().await;
+    for game in &games {
+        let Ok(kind) = game["id"].as_str().expect("id").parse::<GameKind>() else {
+            continue;
+        };
+        for name in game["strategies"].as_array().expect("strategies") {
+            let name = name.as_str().expect("name").replace('N', "3");
+            assert!(Strategy::parse(kind, "a", &name).is_ok(), "{kind}: {name}");
+        }
+    }
+}
