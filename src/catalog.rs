@@ -188,7 +188,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
             solved_by: "exact within max_ms (7x6 positions of 15+ stones within the default second), else estimates marked solved: false",
             endpoints: Endpoints {
                 analysis: "/connect-four/move",
-                matches: None,
+                matches: MATCHES,
                 review: None,
             },
             options: vec![
@@ -211,7 +211,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                     "In a line to win, at most the grid's longer side.",
                 ),
             ],
-            strategies: vec![],
+            strategies: vec!["best", "random", "level:N"],
         },
     ]
 }

@@ -35,11 +35,11 @@ pub fn solve_pig(goal: i64, die_sides: i64, variant: &str, out: &Path) -> Result
 /// `kibitz arena`: a series between two named strategies.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ArenaArgs {
-    /// pig, tictactoe, ishitori, number-square or nine-square.
+    /// pig, tictactoe, ishitori, number-square, nine-square or connect-four.
     #[arg(long)]
     pub game: String,
     /// A's strategy: optimal, hold_at:N, kper (Pig); perfect (tic-tac-toe); optimal (Ishitori);
-    /// best, lookahead2 (Number Square); best, greedy (Nine Square); random and level:N (all).
+    /// best, lookahead2 (Number Square); best, greedy (Nine Square); best (Connect Four); random and level:N (all).
     #[arg(long)]
     pub a: String,
     /// B's strategy (as for --a).

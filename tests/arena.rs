@@ -15,6 +15,11 @@ use kibitz::solve::pig::solve;
 use kibitz::tables::cache::PigTables;
 use serde_json::{json, Value};
 
+#[path = "support/connect_four_brute.rs"]
+mod connect_four_brute;
+
+use connect_four_brute::{brute_score, Grid};
+
 fn tables() -> Arc<PigTables> {
     Arc::new(PigTables::new(std::env::temp_dir().join("kibitz-test-tables"), 1 << 28))
 }
@@ -218,6 +223,9 @@ fn strategy_names_are_read_per_game() {
         (NineSquare, "random", Strategy::Random),
         (NumberSquare, "level:1", Strategy::Level(1)),
         (Tictactoe, "level:10", Strategy::Level(10)),
+        (ConnectFour, "best", Strategy::Best),
+        (ConnectFour, "random", Strategy::Random),
+        (ConnectFour, "level:3", Strategy::Level(3)),
     ];
     for (game, name, expected) in ok {
         assert_eq!(Strategy::parse(game, "a", name).unwrap(), expected, "{game} {name}");
@@ -234,6 +242,8 @@ fn strategy_names_are_read_per_game() {
         (Ishitori, "level:11"),
         (NumberSquare, "level:"),
         (NumberSquare, ""),
+        (ConnectFour, "greedy"),
+        (ConnectFour, "perfect"),
     ] {
         let err = Strategy::parse(game, "b", name).unwrap_err().to_string();
         assert!(
@@ -283,6 +293,24 @@ fn perfect_tictactoe_never_loses_and_draws_against_itself() {
     let tally = run(&arena("tictactoe", "perfect", "random", None).unwrap(), 20, 1);
     assert_eq!(tally.a.losses, 0);
     assert!(tally.a.wins >= 10, "{tally:?}");
+}
+
+#[test]
+fn best_connect_four_plays_the_grids_brute_force_value_and_never_loses_to_random() {
+    let options = json!({"cols": 5, "rows": 4, "k": 4});
+    let value = brute_score(&Grid::new(5, 4, 4), &mut std::collections::HashMap::new());
+    let tally = run(
+        &arena("connect-four", "best", "best", Some(options.clone())).unwrap(),
+        2,
+        1,
+    );
+    let first = &tally.seats.a_first;
+    let expected = (u64::from(value > 0), u64::from(value == 0), u64::from(value < 0));
+    assert_eq!((first.wins, first.draws, first.losses), expected, "value {value}");
+    let tally = run(&arena("connect-four", "best", "random", Some(options)).unwrap(), 10, 1);
+    assert_eq!(tally.a.losses, 0, "{tally:?}");
+    assert!(tally.a.wins >= 5, "{tally:?}");
+    assert!(arena("connect-four", "best", "random", Some(json!({"cols": 10}))).is_err());
 }
 
 #[test]

@@ -5,14 +5,24 @@
 use std::sync::OnceLock;
 use std::time::Duration;
 
+use std::collections::HashMap;
+
+use kibitz::games::connect_four::{ConnectFour, Shape};
+use kibitz::games::game::{Game, GameOutcome};
 use kibitz::games::number_square::{Board as NsBoard, Tile};
 use kibitz::games::tictactoe::{GameResult, Position, TicTacToeError};
 use kibitz::matches::{Actor, AiContext, HistoryEntry, Match, MatchError, MatchLimits, NewMatch, Status, Winner};
+use kibitz::solve::connect_four::ConnectFourSolver;
 use kibitz::solve::ishitori::SubtractionSolver;
 use kibitz::solve::number_square::NumberSquareSolver;
 use kibitz::solve::tictactoe::TicTacToeSolver;
 use kibitz::tables::cache::PigTables;
 use rand::rngs::StdRng;
+
+#[path = "support/connect_four_brute.rs"]
+mod connect_four_brute;
+
+use connect_four_brute::{brute_score, Grid};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
@@ -22,6 +32,7 @@ struct Solvers {
     tictactoe: TicTacToeSolver,
     ishitori: SubtractionSolver,
     number_square: NumberSquareSolver,
+    connect_four: ConnectFourSolver,
 }
 
 fn solvers() -> &'static Solvers {
@@ -33,6 +44,7 @@ fn solvers() -> &'static Solvers {
             tictactoe: TicTacToeSolver::new(1 << 16),
             ishitori: SubtractionSolver::default(),
             number_square: NumberSquareSolver::new(1 << 16),
+            connect_four: ConnectFourSolver::new(1 << 16),
         }
     })
 }
@@ -46,12 +58,15 @@ fn ctx() -> AiContext<'static> {
         tictactoe: &s.tictactoe,
         ishitori: &s.ishitori,
         number_square: &s.number_square,
+        connect_four: &s.connect_four,
         limits: MatchLimits {
             number_square_time: Duration::from_secs(60),
             number_square_nodes: 20_000,
             nine_square_time: Duration::from_secs(60),
             nine_square_nodes: 1_500,
             tictactoe_time: Duration::from_secs(60),
+            connect_four_time: Duration::from_secs(60),
+            connect_four_nodes: 20_000,
             ..MatchLimits::default()
         },
     }
@@ -117,6 +132,11 @@ fn random_move(m: &Match, rng: &mut StdRng) -> Value {
             let legal = ns_board(&m.state).legal_moves();
             let tile = legal.choose(rng).unwrap();
             json!({"row": tile.row, "col": tile.col})
+        }
+        "connect-four" => {
+            let rows = board(&m.state);
+            let open: Vec<usize> = (0..rows[0].len()).filter(|&c| rows[0].as_bytes()[c] == b'.').collect();
+            json!({"column": open.choose(rng).unwrap() + 1})
         }
         other => panic!("no random player for {other}"),
     }
@@ -187,9 +207,13 @@ fn assert_appends(history: &[HistoryEntry], fresh: &[HistoryEntry], m: &Match) {
 /// Plays `request` to the end with random legal moves; returns the final
 /// match and its whole history.
 fn play_out(request: &NewMatch, seed: u64) -> (Match, Vec<HistoryEntry>) {
+    play_out_with(request, seed, &ctx())
+}
+
+fn play_out_with(request: &NewMatch, seed: u64, ctx: &AiContext) -> (Match, Vec<HistoryEntry>) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut person = StdRng::seed_from_u64(seed ^ 0xDEAD_BEEF);
-    let (mut m, mut history) = Match::create(request, &ctx(), &mut rng).unwrap();
+    let (mut m, mut history) = Match::create(request, ctx, &mut rng).unwrap();
     assert_appends(&[], &history, &m);
     assert_round_trips(&m);
     for _ in 0..100_000 {
@@ -200,7 +224,7 @@ fn play_out(request: &NewMatch, seed: u64) -> (Match, Vec<HistoryEntry>) {
         assert!(m.result.is_none());
         let mv = random_move(&m, &mut person);
         let fresh = m
-            .play(&mv, &ctx(), &mut rng)
+            .play(&mv, ctx, &mut rng)
             .unwrap_or_else(|e| panic!("{mv} refused: {e}"));
         assert_eq!(fresh.first().map(|e| e.actor), Some(Actor::Human));
         assert_eq!(fresh[0].mv.as_ref(), Some(&mv), "the person's move is recorded as sent");
@@ -318,6 +342,26 @@ fn assert_consistent(m: &Match, history: &[HistoryEntry]) {
             };
             assert_eq!(result.winner, expected);
         }
+        "connect-four" => {
+            // Replays the history from the empty grid: the same board, and
+            // the game ended as the result says.
+            let shape: Shape = serde_json::from_value(m.options.clone()).unwrap();
+            let mut game = ConnectFour::new(shape);
+            for e in history {
+                let column = e.mv.as_ref().unwrap()["column"].as_i64().unwrap();
+                let col = game.check_column(column).unwrap();
+                game.play(col);
+            }
+            assert_eq!(game.rows(), board(&m.state));
+            let human = usize::from(m.state["human_plays"] == "O");
+            let expected = match game.result().expect("the replayed game is over") {
+                GameOutcome::Draw => Winner::Draw,
+                GameOutcome::Won(seat) if seat == human => Winner::Human,
+                GameOutcome::Won(_) => Winner::Ai,
+            };
+            assert_eq!(result.winner, expected);
+            assert!(result.scores.is_none());
+        }
         other => panic!("unexpected game {other}"),
     }
 }
@@ -341,6 +385,8 @@ fn whole_matches_of_every_game_play_to_a_consistent_end() {
         ("nine-square", json!({})),
         ("number-square", json!({"size": 4})),
         ("number-square", json!({"board": [[3, -1, 4], [1, -5, 9], [2, 6, -5]]})),
+        ("connect-four", json!({})),
+        ("connect-four", json!({"cols": 5, "rows": 4, "k": 3})),
     ];
     for (game, options) in games {
         for (seed, level, ai_first) in [(1, 10, false), (2, 10, true), (3, 1, false), (4, 5, true)] {
@@ -378,6 +424,13 @@ fn defaults_are_filled_in() {
     let (m, _) = Match::create(&bare("ishitori"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({"remaining": 21, "take": [1, 2, 3], "misere": true}));
     assert_eq!(m.state, json!({"remaining": 21}));
+
+    let (m, _) = Match::create(&bare("connect-four"), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.options, json!({"cols": 7, "rows": 6, "k": 4}));
+    assert_eq!(
+        m.state,
+        json!({"board": [".......", ".......", ".......", ".......", ".......", "......."], "human_plays": "X"})
+    );
 
     let (m, history) = Match::create(&bare("nine-square"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({}));
@@ -437,6 +490,7 @@ fn matches_are_repeatable_with_a_seeded_rng() {
         ("pig", json!({"goal": 30})),
         ("nine-square", json!({})),
         ("tictactoe", json!({})),
+        ("connect-four", json!({"cols": 5, "rows": 4})),
     ] {
         let request = request(game, options, 4, false);
         assert_eq!(play_out(&request, 17), play_out(&request, 17), "{game}");
@@ -508,6 +562,21 @@ fn illegal_and_malformed_moves_are_refused_and_change_nothing() {
         "move.placements[0].row",
     );
     assert_refused(&nine, json!({"placements": 3}), "move.placements");
+
+    let mut c4 = created("connect-four", json!({"cols": 4, "rows": 4}), 1);
+    assert_refused(&c4, json!({"column": 0}), "move.column");
+    assert_refused(&c4, json!({"column": 5}), "from 1 to 4");
+    assert_refused(&c4, json!({"column": "2"}), "move.column");
+    assert_refused(&c4, json!({"col": 2}), "move.col");
+    assert_refused(&c4, json!({}), "move.column");
+    let mut rng = StdRng::seed_from_u64(2);
+    // Fill column 1 (the AI answers elsewhere or there), then refuse it.
+    while board(&c4.state)[0].as_bytes()[0] == b'.' && c4.status == Status::InProgress {
+        c4.play(&json!({"column": 1}), &ctx(), &mut rng).unwrap();
+    }
+    if c4.status == Status::InProgress {
+        assert_refused(&c4, json!({"column": 1}), "full");
+    }
 }
 
 #[test]
@@ -561,6 +630,11 @@ fn bad_requests_name_the_field() {
             "options.remaining",
         ),
         (request("nine-square", json!({"size": 9}), 10, false), "options.size"),
+        (request("connect-four", json!({"cols": 10}), 10, false), "cols"),
+        (request("connect-four", json!({"rows": 3}), 10, false), "rows"),
+        (request("connect-four", json!({"k": 2}), 10, false), "k"),
+        (request("connect-four", json!({"k": "4"}), 10, false), "options.k"),
+        (request("connect-four", json!({"size": 7}), 10, false), "options.size"),
         (request("pig", json!({}), 0, false), "ai.level"),
         (request("pig", json!({}), 11, false), "ai.level"),
     ];
@@ -795,6 +869,63 @@ fn number_square_at_level_10_gets_the_exact_value_against_perfect_play_and_no_le
                     "board {start}: AI margin {ai_margin} < exact {exact}"
                 );
             }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Connect Four: the AI at level 10 against an independent brute force.
+
+#[test]
+fn connect_four_at_level_ten_plays_only_moves_that_keep_the_brute_force_value() {
+    let (cols, rows, k) = (5usize, 4usize, 4usize);
+    // Budget enough to solve every position of this grid, so the best move
+    // is the exact one.
+    let solving = AiContext {
+        limits: MatchLimits {
+            connect_four_nodes: 50_000_000,
+            ..ctx().limits
+        },
+        ..ctx()
+    };
+    let mut memo = HashMap::new();
+    for seed in 0..16u64 {
+        let ai_first = seed % 2 == 0;
+        let (_, history) = play_out_with(
+            &request(
+                "connect-four",
+                json!({"cols": cols, "rows": rows, "k": k}),
+                10,
+                ai_first,
+            ),
+            500 + seed,
+            &solving,
+        );
+        // Replay on the reference grid: each AI move's score must be the best.
+        let mut grid = Grid::new(cols, rows, k);
+        for e in &history {
+            let column = e.mv.as_ref().unwrap()["column"].as_u64().unwrap() as usize - 1;
+            if e.actor == Actor::Ai {
+                let score_of = |col: usize, memo: &mut HashMap<Grid, i32>| {
+                    let mut child = grid.clone();
+                    if child.drop(col) {
+                        ((cols * rows) as i32 + 1 - grid.stones as i32) / 2
+                    } else if child.full() {
+                        0
+                    } else {
+                        -brute_score(&child, memo)
+                    }
+                };
+                let best = brute_score(&grid, &mut memo);
+                assert_eq!(
+                    score_of(column, &mut memo),
+                    best,
+                    "seed {seed}: column {} after {} stones",
+                    column + 1,
+                    grid.stones
+                );
+            }
+            grid.drop(column);
         }
     }
 }

@@ -58,6 +58,7 @@ export const tictactoeMove = (body) => request("POST", "/tictactoe/move", { body
 export const ishitoriMove = (body) => request("POST", "/ishitori/move", { body });
 export const numberSquareMove = (body) => request("POST", "/number-square/move", { body });
 export const nineSquareMove = (body) => request("POST", "/nine-square/move", { body });
+export const connectFourMove = (body) => request("POST", "/connect-four/move", { body });
 
 export const pigPolicy = ({ goal, die_sides, variant }) =>
   request("GET", `/pig/policy?goal=${goal}&die_sides=${die_sides}&variant=${encodeURIComponent(variant)}`);

@@ -9,8 +9,11 @@ import tictactoe from "./tictactoe.js";
 import ishitori from "./ishitori.js";
 import numberSquare from "./number-square.js";
 import nineSquare from "./nine-square.js";
+import connectFour from "./connect-four.js";
 
-const GAMES = Object.fromEntries([tictactoe, pig, ishitori, numberSquare, nineSquare].map((g) => [g.id, g]));
+const GAMES = Object.fromEntries(
+  [tictactoe, connectFour, pig, ishitori, numberSquare, nineSquare].map((g) => [g.id, g]),
+);
 // Only the id and the token are kept: the server has everything else, so a
 // reload (or another tab) shows the match exactly as the server has it.
 const STORAGE_KEY = "kibitz.playground.match";

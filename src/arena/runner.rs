@@ -11,13 +11,16 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
+use crate::games::game::{Game, GameOutcome as Ending, Turn as GameTurn};
 use crate::games::ishitori::{Game as IshitoriGame, Outcome as IshitoriOutcome};
 use crate::games::nine_square::{Game as NineSquareGame, Player as NineSquarePlayer, Turn, DIE_FACES};
 use crate::games::number_square::{Board as NumberSquareBoard, Tile};
 use crate::games::tictactoe::{AfterMove, GameResult, Player as TicTacToePlayer, Position as TicTacToePosition};
 use crate::matches::levels::MAX_LEVEL;
-use crate::matches::players::{self, NumberSquareOpening, Opening};
+use crate::matches::players::TurnGame;
+use crate::matches::players::{self, ConnectFourMatch, NumberSquareOpening, Opening};
 use crate::matches::{AiContext, AiSpec, GameKind, MatchLimits};
+use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::limits::SearchLimits;
 use crate::solve::number_square::NumberSquareSolver;
@@ -46,6 +49,7 @@ pub struct Budget {
     pub tictactoe_nodes: u64,
     pub number_square_nodes: u64,
     pub nine_square_nodes: u64,
+    pub connect_four_nodes: u64,
     /// The largest Pig goal accepted in the options.
     pub pig_max_goal: u32,
 }
@@ -59,6 +63,8 @@ impl Default for Budget {
             // Tens of milliseconds a move on the seed's 8x8 boards.
             number_square_nodes: 200_000,
             nine_square_nodes: matches.nine_square_nodes,
+            // Tens of milliseconds a move; exact from the middle game on.
+            connect_four_nodes: 300_000,
             pig_max_goal: matches.pig_max_goal,
         }
     }
@@ -85,6 +91,7 @@ pub struct Arena {
     tictactoe: TicTacToeSolver,
     ishitori: SubtractionSolver,
     number_square: NumberSquareSolver,
+    connect_four: ConnectFourSolver,
 }
 
 /// `seed` and `index` mixed into one stream seed (SplitMix64's finaliser).
@@ -130,6 +137,7 @@ impl Arena {
             tictactoe: TicTacToeSolver::new(MEMO_CAPACITY),
             ishitori: SubtractionSolver::default(),
             number_square: NumberSquareSolver::new(MEMO_CAPACITY),
+            connect_four: ConnectFourSolver::new(MEMO_CAPACITY),
         };
         let limits = SearchLimits::within(Duration::from_secs(1));
         arena.opening = players::opening(game, spec.options, &arena.context(&limits))?;
@@ -149,6 +157,7 @@ impl Arena {
             tictactoe: &self.tictactoe,
             ishitori: &self.ishitori,
             number_square: &self.number_square,
+            connect_four: &self.connect_four,
             limits: MatchLimits {
                 pig_max_goal: self.budget.pig_max_goal,
                 tictactoe_time: time,
@@ -158,6 +167,8 @@ impl Arena {
                 nine_square_nodes: self.budget.nine_square_nodes,
                 number_square_time: time,
                 number_square_nodes: self.budget.number_square_nodes,
+                connect_four_time: time,
+                connect_four_nodes: self.budget.connect_four_nodes,
             },
         }
     }
@@ -236,6 +247,9 @@ impl Arena {
                     self.number_square_game(board, [first, second], &mut rng, limits, &check)?
                 }
                 (Opening::NineSquare, _) => self.nine_square_game([first, second], &mut rng, limits, &check)?,
+                (Opening::ConnectFour(start), _) => {
+                    self.turn_game::<ConnectFourMatch>(start, [first, second], &mut rng, limits, &check)?
+                }
             };
             tally.add(GameOutcome {
                 a_moved_first: a_first,
@@ -274,6 +288,42 @@ impl Arena {
                     })
                 }
             }
+        }
+    }
+
+    /// A game of two players without dice, through the `Game` trait; the
+    /// first seat's margin (+1 a win, -1 a loss, 0 a draw).
+    fn turn_game<T: TurnGame>(
+        &self,
+        start: &T::Game,
+        players: [Strategy; 2],
+        rng: &mut StdRng,
+        limits: &SearchLimits,
+        check: &dyn Fn() -> Result<(), ArenaError>,
+    ) -> Result<i64, ArenaError> {
+        let mut game = start.clone();
+        loop {
+            check()?;
+            let GameTurn::Player(seat) = game.turn() else { break };
+            let strategy = players
+                .get(seat)
+                .ok_or_else(|| broken(format!("{}: seat {seat} in a two-player game", self.game)))?;
+            let mv = match strategy.ai_level() {
+                Some(level) => players::turn_move::<T>(&game, &ai(level), &self.context(limits), rng)?,
+                None => *game
+                    .legal_moves()
+                    .choose(rng)
+                    .ok_or_else(|| broken(format!("{}: no legal move in a game in progress", self.game)))?,
+            };
+            game.play(mv);
+        }
+        match game.result() {
+            Some(Ending::Won(seat)) => Ok(sign_of_first(Some(seat == 0))),
+            Some(Ending::Draw) => Ok(0),
+            None => Err(broken(format!(
+                "{}: a game with dice reached the arena's turn loop",
+                self.game
+            ))),
         }
     }
 

@@ -191,6 +191,7 @@ where
             tictactoe: &state.tictactoe,
             ishitori: &state.ishitori,
             number_square: &state.number_square,
+            connect_four: &state.connect_four,
             limits: MatchLimits {
                 pig_max_goal: state.config.pig_max_goal,
                 ..MatchLimits::default()

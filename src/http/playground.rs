@@ -28,6 +28,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("ishitori.js", JS, include_str!("../../web/ishitori.js")),
     ("number-square.js", JS, include_str!("../../web/number-square.js")),
     ("nine-square.js", JS, include_str!("../../web/nine-square.js")),
+    ("connect-four.js", JS, include_str!("../../web/connect-four.js")),
 ];
 
 /// Everything the page needs comes from this server; a stray reference to a

@@ -11,8 +11,11 @@
 //! The history is returned, not kept: each call hands back the entries it
 //! added, numbered on from [`Match::ply`]; the store adds their time.
 //!
-//! Every game is an adapter implementing [`MatchGame`]; a new game needs one
-//! more adapter and one more arm in the dispatch below.
+//! Every game is an adapter implementing [`MatchGame`]. Two-player games
+//! without dice implement the smaller `turns::TurnGame` instead (their
+//! options, state and move JSON, and how the AI values moves) and get the
+//! rest from the `Game` trait; a new game is that adapter, a `GameKind`
+//! name and one arm in each dispatch below.
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,6 +25,7 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::number_square::NumberSquareSolver;
 use crate::solve::tictactoe::TicTacToeSolver;
@@ -29,7 +33,8 @@ use crate::tables::cache::PigTables;
 
 use super::json::{field_error, Obj};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
-use super::{ishitori, nine_square, number_square, pig, tictactoe};
+use super::turns::Turns;
+use super::{connect_four, ishitori, nine_square, number_square, pig, tictactoe};
 
 /// Why a match could not be created or a move not applied. Every variant
 /// but [`MatchError::Corrupt`] and [`MatchError::Internal`] is the client's
@@ -37,7 +42,7 @@ use super::{ishitori, nine_square, number_square, pig, tictactoe};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
     #[error(
-        "game must be one of \"pig\", \"tictactoe\", \"ishitori\", \"number-square\", \"nine-square\" (got {0:?})"
+        "game must be one of \"pig\", \"tictactoe\", \"ishitori\", \"number-square\", \"nine-square\", \"connect-four\" (got {0:?})"
     )]
     UnknownGame(String),
     /// A field of the wrong type, out of range, or missing.
@@ -68,7 +73,7 @@ impl MatchError {
     }
 }
 
-/// The five games, spelled as in the API.
+/// The games that can be played as matches, spelled as in the API.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum GameKind {
@@ -77,15 +82,17 @@ pub enum GameKind {
     Ishitori,
     NumberSquare,
     NineSquare,
+    ConnectFour,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 5] = [
+    pub const ALL: [GameKind; 6] = [
         GameKind::Pig,
         GameKind::Tictactoe,
         GameKind::Ishitori,
         GameKind::NumberSquare,
         GameKind::NineSquare,
+        GameKind::ConnectFour,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -95,6 +102,7 @@ impl GameKind {
             GameKind::Ishitori => "ishitori",
             GameKind::NumberSquare => "number-square",
             GameKind::NineSquare => "nine-square",
+            GameKind::ConnectFour => "connect-four",
         }
     }
 }
@@ -257,6 +265,9 @@ pub struct MatchLimits {
     /// Number Square: time and nodes per AI move (exact on small boards).
     pub number_square_time: Duration,
     pub number_square_nodes: u64,
+    /// Connect Four: time and nodes per AI move (exact late in the game).
+    pub connect_four_time: Duration,
+    pub connect_four_nodes: u64,
 }
 
 impl Default for MatchLimits {
@@ -270,6 +281,8 @@ impl Default for MatchLimits {
             nine_square_nodes: 30_000,
             number_square_time: Duration::from_millis(300),
             number_square_nodes: 200_000,
+            connect_four_time: Duration::from_millis(1000),
+            connect_four_nodes: 3_000_000,
         }
     }
 }
@@ -281,6 +294,7 @@ pub struct AiContext<'a> {
     pub tictactoe: &'a TicTacToeSolver,
     pub ishitori: &'a SubtractionSolver,
     pub number_square: &'a NumberSquareSolver,
+    pub connect_four: &'a ConnectFourSolver,
     pub limits: MatchLimits,
 }
 
@@ -446,6 +460,9 @@ impl Match {
             GameKind::NumberSquare => {
                 start_with::<number_square::NumberSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
+            GameKind::ConnectFour => {
+                start_with::<Turns<connect_four::ConnectFourMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
+            }
         };
         let m = Match {
             game,
@@ -484,6 +501,7 @@ impl Match {
             GameKind::Ishitori => play_with::<ishitori::IshitoriMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::NineSquare => play_with::<nine_square::NineSquareMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::NumberSquare => play_with::<number_square::NumberSquareMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::ConnectFour => play_with::<Turns<connect_four::ConnectFourMatch>>(self, mv, ctx, rng, &mut log)?,
         };
         self.status = if progress.result.is_some() {
             Status::Finished

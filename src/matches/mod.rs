@@ -9,12 +9,14 @@ pub mod engine;
 pub mod levels;
 pub mod players;
 
+mod connect_four;
 mod ishitori;
 mod json;
 mod nine_square;
 mod number_square;
 mod pig;
 mod tictactoe;
+mod turns;
 
 pub use engine::{
     Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Scores,

@@ -6,6 +6,8 @@
 use rand::RngCore;
 use serde_json::Value;
 
+use crate::games::connect_four::ConnectFour;
+use crate::games::game::Game;
 use crate::games::ishitori::{Game as IshitoriGame, Move as IshitoriMove};
 use crate::games::nine_square::{Coord, Position as NineSquarePosition};
 use crate::games::number_square::{Board as NumberSquareBoard, Tile};
@@ -15,7 +17,12 @@ use crate::solve::limits::SearchLimits;
 use crate::solve::pig::PigTable;
 
 use super::engine::{AiContext, AiSpec, GameKind, MatchError, MatchGame};
+use super::turns;
+
+pub(crate) use super::turns::TurnGame;
 use super::{ishitori, nine_square, number_square, pig, tictactoe};
+
+pub(crate) use super::connect_four::ConnectFourMatch;
 
 /// The side of the seed's Number Square board, as for matches.
 pub const DEFAULT_NUMBER_SQUARE_SIZE: usize = 8;
@@ -28,6 +35,7 @@ pub enum Opening {
     Ishitori(IshitoriGame),
     NumberSquare(NumberSquareOpening),
     NineSquare,
+    ConnectFour(ConnectFour),
 }
 
 #[derive(Clone, Debug)]
@@ -60,6 +68,9 @@ pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Resu
             nine_square::NineSquareMatch::parse_options(options, ctx)?;
             Opening::NineSquare
         }
+        GameKind::ConnectFour => Opening::ConnectFour(ConnectFourMatch::new_game(&ConnectFourMatch::parse_options(
+            options, ctx,
+        )?)?),
     })
 }
 
@@ -110,4 +121,14 @@ pub fn nine_square_placements(
     rng: &mut dyn RngCore,
 ) -> Vec<Coord> {
     nine_square::ai_placements(position, ai, ctx, rng)
+}
+
+/// A two-player game without dice: the move the match AI plays.
+pub(crate) fn turn_move<T: TurnGame>(
+    game: &T::Game,
+    ai: &AiSpec,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+) -> Result<<T::Game as Game>::Move, MatchError> {
+    turns::ai_move::<T>(game, ai, ctx, rng)
 }

@@ -77,6 +77,35 @@ async fn arena_games_without_scores_have_no_margin() {
 }
 
 #[tokio::test]
+async fn arena_plays_connect_four_by_the_match_ais_levels() {
+    let app = spawn_app().await;
+    let request = json!({"game": "connect-four", "a": "best", "b": "level:1", "games": 4, "seed": 5, "options": {"cols": 5, "rows": 4}});
+    let r = app.post_json("/arena", &request).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let body = r.json();
+    assert_eq!(body["game"], "connect-four");
+    assert_eq!(
+        (body["a"]["strategy"].as_str(), body["b"]["strategy"].as_str()),
+        (Some("best"), Some("level:1"))
+    );
+    assert_eq!(record_total(&body["a"]), 4);
+    assert!(body["mean_margin"].is_null());
+    assert_eq!(
+        app.post_json("/arena", &request).await.json(),
+        body,
+        "same seed, same series"
+    );
+    let r = app
+        .post_json(
+            "/arena",
+            &json!({"game": "connect-four", "a": "greedy", "b": "random", "games": 1}),
+        )
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("best, random, level:N"), "{detail}");
+}
+
+#[tokio::test]
 async fn arena_same_seed_same_result() {
     let app = spawn_app().await;
     let request = json!({"game": "nine-square", "a": "best", "b": "greedy", "games": 2, "seed": 11});

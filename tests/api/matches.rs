@@ -173,6 +173,12 @@ pub fn some_legal_move(game: &str, state: &Value, options: &Value) -> Value {
             }
             panic!("no takeable tile: {state}");
         }
+        "connect-four" => {
+            // The first column with room, 1-based.
+            let top = state["board"][0].as_str().unwrap();
+            let col = top.find('.').unwrap_or_else(|| panic!("no open column: {state}"));
+            json!({"column": col + 1})
+        }
         other => panic!("unknown game {other}"),
     }
 }
@@ -276,6 +282,8 @@ async fn every_game_plays_to_the_end_with_a_consistent_history(db: TestDb) {
         json!({"game": "nine-square", "ai_first": true}),
         json!({"game": "number-square", "options": {"size": 4}}),
         json!({"game": "number-square", "ai_first": true, "options": {"board": [[5, 1, 2], [7, 9, 3], [4, 8, 6]]}}),
+        json!({"game": "connect-four", "options": {"cols": 5, "rows": 4}}),
+        json!({"game": "connect-four", "ai_first": true, "ai": {"level": 4}}),
     ];
     for request in requests {
         let m = create(&app, request.clone()).await;

@@ -268,6 +268,55 @@ class Playground(unittest.TestCase):
         self.assertEqual(len(self.els("#history li")), m["ply"])
         self.shot("tictactoe.png")
 
+    def test_connect_four_scores_sit_above_their_columns_and_a_whole_match_plays(self):
+        self.start("connect-four", {"cols": 5, "rows": 4, "k": 4}, level=10)
+        self.assertEqual(len(self.els("#board .c4-drop")), 5)
+        self.assertEqual(len(self.els("#board .c4-cell")), 20)
+        before = self.ply()
+        self.el('#board .c4-drop[data-column="3"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual(m["history"][0]["move"], {"column": 3})
+        self.assertEqual(m["state"]["board"][-1][2], m["state"]["human_plays"])
+
+        # Each column's score, as /connect-four/move gives it, right above it.
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: len(self.els(".c4-scores-slot .c4-score")) == 5, message="the column scores")
+        status, direct = api("POST", "/connect-four/move", {"board": m["state"]["board"], "k": 4, "max_ms": 800})
+        self.assertEqual(status, 200, direct)
+        shown = {int(e.get_attribute("data-column")): e.get_attribute("data-score") for e in self.els(".c4-scores-slot .c4-score")}
+        self.assertEqual(shown, {mv["column"]: "" if mv["score"] is None else str(mv["score"]) for mv in direct["moves"]})
+        for score in self.els(".c4-scores-slot .c4-score"):
+            column = score.get_attribute("data-column")
+            drop = self.el(f'#board .c4-drop[data-column="{column}"]')
+            centre = score.rect["x"] + score.rect["width"] / 2
+            self.assertTrue(drop.rect["x"] <= centre <= drop.rect["x"] + drop.rect["width"], f"column {column}'s score is above it")
+            self.assertLess(score.rect["y"], drop.rect["y"])
+        best = self.el(".c4-scores-slot .c4-score.best").get_attribute("data-column")
+        self.assertEqual(int(best), direct["move"]["column"])
+        self.shot("connect-four-analysis.png")
+
+        for _ in range(20):
+            if self.body_data("status") != "in_progress":
+                break
+            before = self.ply()
+            self.els("#board .c4-drop:not([disabled])")[0].click()
+            self.after_move(before)
+        self.assertEqual(self.body_data("status"), "finished")
+        m = self.server_match()
+        you = m["state"]["human_plays"]
+        shown = []
+        for row in self.els("#board .c4 .grid-row"):
+            marks = ""
+            for cell in row.find_elements(By.CSS_SELECTOR, ".c4-cell"):
+                classes = cell.get_attribute("class").split()
+                marks += "." if "empty" in classes else you if "yours" in classes else ("O" if you == "X" else "X")
+            shown.append(marks)
+        self.assertEqual(shown, m["state"]["board"])
+        self.assertEqual(len(self.els("#history li")), m["ply"])
+        self.assertIn(m["result"]["winner"], ("ai", "draw", "human"))
+        self.shot("connect-four.png")
+
     def test_pig_reload_resumes_the_match_and_the_policy_picture_marks_the_position(self):
         self.start("pig", {"goal": 100})
         for _ in range(3):
@@ -470,7 +519,7 @@ class Playground(unittest.TestCase):
 
     def test_phone_sized_screen_needs_no_sideways_scrolling(self):
         self.driver.set_window_size(*PHONE)
-        for game, name in (("pig", "pig-phone.png"), ("nine-square", "nine-square-phone.png"), ("tictactoe", "tictactoe-phone.png")):
+        for game, name in (("pig", "pig-phone.png"), ("nine-square", "nine-square-phone.png"), ("tictactoe", "tictactoe-phone.png"), ("connect-four", "connect-four-phone.png")):
             self.start(game)
             overflow = self.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
             self.assertLessEqual(overflow, 0, f"{game} is wider than the phone's screen")

@@ -1,0 +1,165 @@
+//! Matches of two-player games without dice, played through the [`Game`]
+//! trait: the person's move, then the AI's until the person is to move
+//! again or the game is over. A game supplies only what is its own (see
+//! [`TurnGame`]): its options, the JSON of its state and moves, and how its
+//! AI values the moves; [`Turns`] turns that into a [`MatchGame`].
+
+use std::marker::PhantomData;
+
+use rand::RngCore;
+use serde_json::Value;
+
+use crate::games::game::{Game, GameOutcome, Seat, Turn};
+
+use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
+use super::levels;
+
+/// One move the AI may play, valued on the levels' scale (1 = a sure win,
+/// 0 = a sure loss for the mover).
+pub(crate) struct Candidate<M> {
+    pub mv: M,
+    pub value: f64,
+}
+
+/// The AI's view of a position: the move it plays at its best, and every
+/// move it considered with its value (empty when the search gave none).
+pub(crate) struct Choice<M> {
+    pub best: M,
+    pub candidates: Vec<Candidate<M>>,
+}
+
+impl<M: Copy> Choice<M> {
+    /// The move at `ai`'s level: the best at level 10, else a draw that
+    /// favours better values.
+    pub(crate) fn pick(&self, ai: &AiSpec, rng: &mut dyn RngCore) -> M {
+        if ai.is_best() || self.candidates.is_empty() {
+            return self.best;
+        }
+        let values: Vec<f64> = self.candidates.iter().map(|c| c.value).collect();
+        levels::choose(&values, ai.level, rng)
+            .and_then(|i| self.candidates.get(i))
+            .map_or(self.best, |c| c.mv)
+    }
+}
+
+/// What a two-player game without dice brings to be played as a match.
+pub(crate) trait TurnGame {
+    type Game: Game;
+    type Options;
+
+    /// Validates the request's options (absent: all defaults).
+    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
+    /// The options with every default filled in.
+    fn options_json(options: &Self::Options) -> Value;
+    fn new_game(options: &Self::Options) -> Result<Self::Game, MatchError>;
+    /// The API's `state` object; `human` is the person's seat.
+    fn state_json(game: &Self::Game, human: Seat) -> Value;
+    /// A stored state back into the game and the person's seat.
+    fn parse_state(options: &Self::Options, state: &Value) -> Result<(Self::Game, Seat), MatchError>;
+    /// The person's `move` object, checked against the rules.
+    fn parse_move(game: &Self::Game, mv: &Value) -> Result<<Self::Game as Game>::Move, MatchError>;
+    fn move_json(game: &Self::Game, mv: <Self::Game as Game>::Move) -> Value;
+    /// How the AI sees the position (its turn, the game not over).
+    fn ai_choice(game: &Self::Game, ctx: &AiContext) -> Result<Choice<<Self::Game as Game>::Move>, MatchError>;
+}
+
+/// The [`MatchGame`] of a [`TurnGame`].
+pub(crate) struct Turns<T>(PhantomData<T>);
+
+/// The match's result once the game is over (None while it goes on).
+pub(crate) fn result_for(outcome: Option<GameOutcome>, human: Seat) -> Option<MatchResult> {
+    let winner = match outcome? {
+        GameOutcome::Draw => Winner::Draw,
+        GameOutcome::Won(seat) if seat == human => Winner::Human,
+        GameOutcome::Won(_) => Winner::Ai,
+    };
+    Some(MatchResult { winner, scores: None })
+}
+
+/// The move the AI plays at its level in `game` (its turn).
+pub(crate) fn ai_move<T: TurnGame>(
+    game: &T::Game,
+    ai: &AiSpec,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+) -> Result<<T::Game as Game>::Move, MatchError> {
+    let mv = T::ai_choice(game, ctx)?.pick(ai, rng);
+    if game.legal_moves().contains(&mv) {
+        Ok(mv)
+    } else {
+        Err(MatchError::Internal(format!("the AI chose an illegal move: {mv:?}")))
+    }
+}
+
+impl<T: TurnGame> Turns<T> {
+    /// The AI moves while it is its turn; then the match is over or the
+    /// person's again.
+    fn answer(
+        mut game: T::Game,
+        human: Seat,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+        log: &mut Log,
+    ) -> Result<Progress, MatchError> {
+        loop {
+            match game.turn() {
+                Turn::Player(seat) if seat != human => {
+                    let mv = ai_move::<T>(&game, ai, ctx, rng)?;
+                    log.ai(T::move_json(&game, mv));
+                    game.play(mv);
+                }
+                Turn::Player(_) | Turn::Over => break,
+                Turn::Chance => return Err(MatchError::Internal("a game with dice is not a TurnGame".to_string())),
+            }
+        }
+        Ok(Progress {
+            state: T::state_json(&game, human),
+            result: result_for(game.result(), human),
+        })
+    }
+}
+
+impl<T: TurnGame> MatchGame for Turns<T> {
+    type Options = T::Options;
+
+    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<T::Options, MatchError> {
+        T::parse_options(raw, ctx)
+    }
+
+    fn options_json(options: &T::Options) -> Value {
+        T::options_json(options)
+    }
+
+    fn start(
+        options: &T::Options,
+        ai: &AiSpec,
+        ai_first: bool,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+        log: &mut Log,
+    ) -> Result<Progress, MatchError> {
+        let game = T::new_game(options)?;
+        let human = Seat::from(ai_first);
+        Self::answer(game, human, ai, ctx, rng, log)
+    }
+
+    fn play(
+        options: &T::Options,
+        state: &Value,
+        mv: &Value,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+        log: &mut Log,
+    ) -> Result<Progress, MatchError> {
+        let (mut game, human) = T::parse_state(options, state).map_err(corrupt)?;
+        if game.turn() != Turn::Player(human) {
+            return Err(MatchError::Corrupt("state: it is not the person's turn".to_string()));
+        }
+        let mv = T::parse_move(&game, mv)?;
+        log.human(T::move_json(&game, mv));
+        game.play(mv);
+        Self::answer(game, human, ai, ctx, rng, log)
+    }
+}
