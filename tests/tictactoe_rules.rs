@@ -3,7 +3,8 @@
 
 use std::collections::HashSet;
 
-use kibitz::games::tictactoe::{AfterMove, GameResult, Player, Position, TicTacToeError};
+use kibitz::games::game::{Game, GameOutcome, Turn};
+use kibitz::games::tictactoe::{AfterMove, GameResult, Player, Position, TicTacToe, TicTacToeError};
 
 const LINES_3X3: [[usize; 3]; 8] = [
     [0, 1, 2],
@@ -298,4 +299,40 @@ fn long_lines_count_on_big_boards() {
         }
     }
     panic!("five on a diagonal should have won");
+}
+
+/// Every 3x3 game, move by move, through the `Game` trait and through
+/// [`Position::play`]: the same turns, legal moves, boards and results.
+#[test]
+fn the_game_trait_view_agrees_with_the_positions_on_every_3x3_game() {
+    fn walk(game: &TicTacToe, position: &Position, games: &mut usize) {
+        assert_eq!(game.turn(), Turn::Player(position.to_move().seat()));
+        assert_eq!(game.legal_moves(), position.legal_moves());
+        for index in position.legal_moves() {
+            let mut next = game.clone();
+            next.play(index);
+            match position.play(index).unwrap() {
+                AfterMove::Continues(after) => {
+                    assert_eq!(next.board(), after.board());
+                    walk(&next, &after, games);
+                }
+                AfterMove::Over(end) => {
+                    *games += 1;
+                    assert_eq!(next.turn(), Turn::Over);
+                    assert!(next.legal_moves().is_empty());
+                    assert_eq!(next.board(), end.board());
+                    let expected = match end.result() {
+                        GameResult::Won(p) => GameOutcome::Won(p.seat()),
+                        GameResult::Draw => GameOutcome::Draw,
+                    };
+                    assert_eq!(next.result(), Some(expected));
+                }
+            }
+        }
+    }
+    let start = Position::new_game(3, 3, None).unwrap();
+    let mut games = 0;
+    walk(&TicTacToe::from(start.clone()), &start, &mut games);
+    // The number of distinct 3x3 games (move orders), a published figure.
+    assert_eq!(games, 255_168);
 }

@@ -15,10 +15,9 @@ use crate::games::game::{Game, GameOutcome as Ending, Turn as GameTurn};
 use crate::games::ishitori::{Game as IshitoriGame, Outcome as IshitoriOutcome};
 use crate::games::nine_square::{Game as NineSquareGame, Player as NineSquarePlayer, Turn, DIE_FACES};
 use crate::games::number_square::{Board as NumberSquareBoard, Tile};
-use crate::games::tictactoe::{AfterMove, GameResult, Player as TicTacToePlayer, Position as TicTacToePosition};
 use crate::matches::levels::MAX_LEVEL;
 use crate::matches::players::TurnGame;
-use crate::matches::players::{self, ConnectFourMatch, NumberSquareOpening, Opening};
+use crate::matches::players::{self, ConnectFourMatch, NumberSquareOpening, Opening, TicTacToeMatch};
 use crate::matches::{AiContext, AiSpec, GameKind, MatchLimits};
 use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
@@ -231,7 +230,7 @@ impl Arena {
                 }
                 (Opening::Pig(_), None) => return Err(broken("Pig policies missing")),
                 (Opening::TicTacToe(start), _) => {
-                    self.tictactoe_game(start, [first, second], &mut rng, limits, &check)?
+                    self.turn_game::<TicTacToeMatch>(start, [first, second], &mut rng, limits, &check)?
                 }
                 (Opening::Ishitori(start), _) => {
                     self.ishitori_game(start, [first, second], &mut rng, limits, &check)?
@@ -258,37 +257,6 @@ impl Arena {
             progress(g + 1);
         }
         Ok(tally)
-    }
-
-    fn tictactoe_game(
-        &self,
-        start: &TicTacToePosition,
-        players: [Strategy; 2],
-        rng: &mut StdRng,
-        limits: &SearchLimits,
-        check: &dyn Fn() -> Result<(), ArenaError>,
-    ) -> Result<i64, ArenaError> {
-        let mut position = start.clone();
-        loop {
-            check()?;
-            let strategy = players[usize::from(position.to_move() != TicTacToePlayer::X)];
-            let index = match strategy.ai_level() {
-                Some(level) => players::tictactoe_move(&position, &ai(level), &self.context(limits), rng),
-                None => *position
-                    .legal_moves()
-                    .choose(rng)
-                    .ok_or_else(|| broken("tic-tac-toe: no legal move in a game in progress"))?,
-            };
-            match position.play(index).map_err(broken)? {
-                AfterMove::Continues(next) => position = next,
-                AfterMove::Over(end) => {
-                    return Ok(match end.result() {
-                        GameResult::Draw => 0,
-                        GameResult::Won(winner) => sign_of_first(Some(winner == TicTacToePlayer::X)),
-                    })
-                }
-            }
-        }
     }
 
     /// A game of two players without dice, through the `Game` trait; the

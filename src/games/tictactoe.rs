@@ -15,6 +15,8 @@
 
 use std::fmt;
 
+use super::game::{Game, GameOutcome, Seat, Turn};
+
 /// The largest number of rows or columns accepted.
 pub const MAX_SIDE: usize = 19;
 /// Boards with both sides up to this use their longer side as the default k.
@@ -29,6 +31,22 @@ pub enum Player {
 }
 
 impl Player {
+    /// X moves first: seat 0.
+    pub fn seat(self) -> Seat {
+        match self {
+            Player::X => 0,
+            Player::O => 1,
+        }
+    }
+
+    pub fn of_seat(seat: Seat) -> Player {
+        if seat == 0 {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
     pub fn opponent(self) -> Player {
         match self {
             Player::X => Player::O,
@@ -318,18 +336,11 @@ fn complete_lines(board: &Board) -> [Vec<Line>; 2] {
         let first = owners.next().flatten();
         if let Some(player) = first {
             if owners.all(|o| o == Some(player)) {
-                held[player_slot(player)].push(line);
+                held[player.seat()].push(line);
             }
         }
     }
     held
-}
-
-fn player_slot(player: Player) -> usize {
-    match player {
-        Player::X => 0,
-        Player::O => 1,
-    }
 }
 
 /// True when one cell lies on every line, so a single last move could have
@@ -479,5 +490,75 @@ impl Position {
                 cols: self.board.cols,
             }),
         }
+    }
+}
+
+/// A game at any point, over or not: tic-tac-toe as the [`Game`] trait
+/// sees it (the match engine and the arena drive it through that).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TicTacToe {
+    board: Board,
+    to_move: Player,
+    result: Option<GameResult>,
+}
+
+impl From<Position> for TicTacToe {
+    fn from(position: Position) -> TicTacToe {
+        TicTacToe {
+            board: position.board,
+            to_move: position.to_move,
+            result: None,
+        }
+    }
+}
+
+impl TicTacToe {
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The position to search, while the game goes on.
+    pub fn position(&self) -> Option<Position> {
+        self.result.is_none().then(|| Position {
+            board: self.board.clone(),
+            to_move: self.to_move,
+        })
+    }
+}
+
+impl Game for TicTacToe {
+    /// A cell index, row * cols + col.
+    type Move = usize;
+
+    fn turn(&self) -> Turn {
+        if self.result.is_some() {
+            Turn::Over
+        } else {
+            Turn::Player(self.to_move.seat())
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<usize> {
+        self.position().map(|p| p.legal_moves()).unwrap_or_default()
+    }
+
+    fn play(&mut self, index: usize) {
+        let Some(position) = self.position() else { return };
+        match position.play(index) {
+            Ok(AfterMove::Continues(next)) => *self = TicTacToe::from(next),
+            Ok(AfterMove::Over(end)) => {
+                self.board = end.board;
+                self.result = Some(end.result);
+            }
+            // Not a legal move: the trait's callers offer only legal ones.
+            Err(_) => {}
+        }
+    }
+
+    fn result(&self) -> Option<GameOutcome> {
+        self.result.map(|r| match r {
+            GameResult::Won(p) => GameOutcome::Won(p.seat()),
+            GameResult::Draw => GameOutcome::Draw,
+        })
     }
 }

@@ -452,7 +452,9 @@ impl Match {
         let mut log = Log::new(0);
         let (options, progress) = match game {
             GameKind::Pig => start_with::<pig::PigMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
-            GameKind::Tictactoe => start_with::<tictactoe::TicTacToeMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
+            GameKind::Tictactoe => {
+                start_with::<Turns<tictactoe::TicTacToeMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
+            }
             GameKind::Ishitori => start_with::<ishitori::IshitoriMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
             GameKind::NineSquare => {
                 start_with::<nine_square::NineSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
@@ -497,7 +499,7 @@ impl Match {
         let mut log = Log::new(self.ply);
         let progress = match self.game {
             GameKind::Pig => play_with::<pig::PigMatch>(self, mv, ctx, rng, &mut log)?,
-            GameKind::Tictactoe => play_with::<tictactoe::TicTacToeMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::Tictactoe => play_with::<Turns<tictactoe::TicTacToeMatch>>(self, mv, ctx, rng, &mut log)?,
             GameKind::Ishitori => play_with::<ishitori::IshitoriMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::NineSquare => play_with::<nine_square::NineSquareMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::NumberSquare => play_with::<number_square::NumberSquareMatch>(self, mv, ctx, rng, &mut log)?,

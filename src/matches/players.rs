@@ -12,7 +12,7 @@ use crate::games::ishitori::{Game as IshitoriGame, Move as IshitoriMove};
 use crate::games::nine_square::{Coord, Position as NineSquarePosition};
 use crate::games::number_square::{Board as NumberSquareBoard, Tile};
 use crate::games::pig::PigRules;
-use crate::games::tictactoe::Position as TicTacToePosition;
+use crate::games::tictactoe::TicTacToe;
 use crate::solve::limits::SearchLimits;
 use crate::solve::pig::PigTable;
 
@@ -20,9 +20,10 @@ use super::engine::{AiContext, AiSpec, GameKind, MatchError, MatchGame};
 use super::turns;
 
 pub(crate) use super::turns::TurnGame;
-use super::{ishitori, nine_square, number_square, pig, tictactoe};
+use super::{ishitori, nine_square, number_square, pig};
 
 pub(crate) use super::connect_four::ConnectFourMatch;
+pub(crate) use super::tictactoe::TicTacToeMatch;
 
 /// The side of the seed's Number Square board, as for matches.
 pub const DEFAULT_NUMBER_SQUARE_SIZE: usize = 8;
@@ -31,7 +32,7 @@ pub const DEFAULT_NUMBER_SQUARE_SIZE: usize = 8;
 #[derive(Clone, Debug)]
 pub enum Opening {
     Pig(PigRules),
-    TicTacToe(TicTacToePosition),
+    TicTacToe(TicTacToe),
     Ishitori(IshitoriGame),
     NumberSquare(NumberSquareOpening),
     NineSquare,
@@ -50,7 +51,9 @@ pub enum NumberSquareOpening {
 pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Result<Opening, MatchError> {
     Ok(match game {
         GameKind::Pig => Opening::Pig(pig::PigMatch::parse_options(options, ctx)?),
-        GameKind::Tictactoe => Opening::TicTacToe(tictactoe::TicTacToeMatch::parse_options(options, ctx)?.new_game()?),
+        GameKind::Tictactoe => {
+            Opening::TicTacToe(TicTacToeMatch::new_game(&TicTacToeMatch::parse_options(options, ctx)?)?)
+        }
         GameKind::Ishitori => {
             let start = ishitori::IshitoriMatch::parse_options(options, ctx)?.new_game()?;
             start
@@ -87,11 +90,6 @@ fn number_square_opening(options: Option<&Value>, ctx: &AiContext) -> Result<Num
 /// Pig: rolling and holding on the levels' scale, in that order.
 pub fn pig_level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2] {
     pig::level_values(table, i, j, k)
-}
-
-/// Tic-tac-toe: the cell index the AI plays.
-pub fn tictactoe_move(position: &TicTacToePosition, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> usize {
-    tictactoe::ai_move(position, ai, ctx, rng)
 }
 
 pub fn ishitori_move(

@@ -1,16 +1,16 @@
 //! Tic-tac-toe (m,n,k) matches. X moves first: the person plays X unless
 //! the AI goes first. State: `{"board": [row strings], "human_plays"}`.
 
-use rand::RngCore;
 use serde_json::{json, Value};
 
-use crate::games::tictactoe::{AfterMove, GameResult, Player, Position};
+use crate::games::game::Seat;
+use crate::games::tictactoe::{Player, Position, TicTacToe};
 use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::{MoveAnalysis, Outcome};
 
-use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
+use super::engine::{AiContext, MatchError};
 use super::json::{field_error, strings, Obj};
-use super::levels;
+use super::turns::{Candidate, Choice, TurnGame};
 
 /// A win that comes later, or a loss that comes later, is a subtler
 /// difference: each further move of the winner's halves less of it.
@@ -28,43 +28,11 @@ pub(crate) struct Size {
     k: usize,
 }
 
-impl Size {
-    /// The empty board (the arena starts every game from it).
-    pub(crate) fn new_game(&self) -> Result<Position, MatchError> {
-        Position::new_game(self.rows, self.cols, Some(self.k)).map_err(|e| MatchError::Options(e.to_string()))
-    }
-}
-
 fn player_name(p: Player) -> &'static str {
     match p {
         Player::X => "X",
         Player::O => "O",
     }
-}
-
-fn state_json(rows: Vec<String>, human: Player) -> Value {
-    json!({"board": rows, "human_plays": player_name(human)})
-}
-
-fn parse_state(size: &Size, state: &Value) -> Result<(Position, Player), MatchError> {
-    let obj = Obj::new(Some(state), "state", false)?;
-    let rows = strings(obj.required("board")?, "state.board")?;
-    let human = match obj.str("human_plays")? {
-        Some("X") => Player::X,
-        Some("O") => Player::O,
-        _ => {
-            return Err(MatchError::Corrupt(
-                "state.human_plays must be \"X\" or \"O\"".to_string(),
-            ))
-        }
-    };
-    let position = Position::parse(&rows, Some(size.k)).map_err(|e| MatchError::Corrupt(e.to_string()))?;
-    if position.rows() != size.rows || position.cols() != size.cols || position.to_move() != human {
-        return Err(MatchError::Corrupt(
-            "state.board does not fit the options or is not the person's turn".to_string(),
-        ));
-    }
-    Ok((position, human))
 }
 
 /// A move's value on the levels' scale (1 = a sure win, 0 = a sure loss).
@@ -78,56 +46,8 @@ fn move_value(m: &MoveAnalysis) -> f64 {
     }
 }
 
-pub(crate) fn ai_move(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> usize {
-    let limits = SearchLimits::within(ctx.limits.tictactoe_time).with_max_nodes(ctx.limits.tictactoe_nodes);
-    let analysis = ctx.tictactoe.analyse(position, &limits);
-    if ai.is_best() || analysis.moves.is_empty() {
-        return analysis.best_move;
-    }
-    let values: Vec<f64> = analysis.moves.iter().map(move_value).collect();
-    levels::choose(&values, ai.level, rng)
-        .and_then(|i| analysis.moves.get(i))
-        .map_or(analysis.best_move, |m| m.index)
-}
-
-fn result_of(result: GameResult, human: Player) -> MatchResult {
-    let winner = match result {
-        GameResult::Draw => Winner::Draw,
-        GameResult::Won(p) if p == human => Winner::Human,
-        GameResult::Won(_) => Winner::Ai,
-    };
-    MatchResult { winner, scores: None }
-}
-
-/// The AI moves in `position` (its turn); the match is then over or the
-/// person's again.
-fn ai_turn(
-    position: &Position,
-    human: Player,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-    log: &mut Log,
-) -> Result<Progress, MatchError> {
-    let index = ai_move(position, ai, ctx, rng);
-    let after = position
-        .play(index)
-        .map_err(|e| MatchError::Internal(format!("the solver chose an illegal move: {e}")))?;
-    let (row, col) = position.board().row_col(index);
-    log.ai(json!({"row": row, "col": col}));
-    Ok(match after {
-        AfterMove::Continues(next) => Progress {
-            state: state_json(next.to_rows(), human),
-            result: None,
-        },
-        AfterMove::Over(end) => Progress {
-            state: state_json(end.board().to_rows(), human),
-            result: Some(result_of(end.result(), human)),
-        },
-    })
-}
-
-impl MatchGame for TicTacToeMatch {
+impl TurnGame for TicTacToeMatch {
+    type Game = TicTacToe;
     type Options = Size;
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Size, MatchError> {
@@ -160,50 +80,74 @@ impl MatchGame for TicTacToeMatch {
         json!({"rows": size.rows, "cols": size.cols, "k": size.k})
     }
 
-    fn start(
-        size: &Size,
-        ai: &AiSpec,
-        ai_first: bool,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let position =
-            Position::new_game(size.rows, size.cols, Some(size.k)).map_err(|e| MatchError::Options(e.to_string()))?;
-        if ai_first {
-            ai_turn(&position, Player::O, ai, ctx, rng, log)
-        } else {
-            Ok(Progress {
-                state: state_json(position.to_rows(), Player::X),
-                result: None,
-            })
-        }
+    fn new_game(size: &Size) -> Result<TicTacToe, MatchError> {
+        Position::new_game(size.rows, size.cols, Some(size.k))
+            .map(TicTacToe::from)
+            .map_err(|e| MatchError::Options(e.to_string()))
     }
 
-    fn play(
-        size: &Size,
-        state: &Value,
-        mv: &Value,
-        ai: &AiSpec,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let (position, human) = parse_state(size, state).map_err(corrupt)?;
+    fn state_json(game: &TicTacToe, human: Seat) -> Value {
+        json!({"board": game.board().to_rows(), "human_plays": player_name(Player::of_seat(human))})
+    }
+
+    fn parse_state(size: &Size, state: &Value) -> Result<(TicTacToe, Seat), MatchError> {
+        let obj = Obj::new(Some(state), "state", false)?;
+        let rows = strings(obj.required("board")?, "state.board")?;
+        let human = match obj.str("human_plays")? {
+            Some("X") => Player::X,
+            Some("O") => Player::O,
+            _ => {
+                return Err(MatchError::Corrupt(
+                    "state.human_plays must be \"X\" or \"O\"".to_string(),
+                ))
+            }
+        };
+        let position = Position::parse(&rows, Some(size.k)).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        if position.rows() != size.rows || position.cols() != size.cols {
+            return Err(MatchError::Corrupt("state.board does not fit the options".to_string()));
+        }
+        Ok((TicTacToe::from(position), human.seat()))
+    }
+
+    fn parse_move(game: &TicTacToe, mv: &Value) -> Result<usize, MatchError> {
         let obj = Obj::new(Some(mv), "move", false)?;
         obj.only(&["row", "col"])?;
         let row = obj.index("row")?;
         let col = obj.index("col")?;
-        let after = position
+        let position = game
+            .position()
+            .ok_or_else(|| MatchError::IllegalMove("the game is over".to_string()))?;
+        // The rules' own messages: off the board, or the cell is taken.
+        position
             .play_at(row, col)
             .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        log.human(json!({"row": row, "col": col}));
-        match after {
-            AfterMove::Over(end) => Ok(Progress {
-                state: state_json(end.board().to_rows(), human),
-                result: Some(result_of(end.result(), human)),
-            }),
-            AfterMove::Continues(next) => ai_turn(&next, human, ai, ctx, rng, log),
-        }
+        position
+            .board()
+            .index_of(row, col)
+            .ok_or_else(|| MatchError::Internal(format!("({row}, {col}) was playable but has no index")))
+    }
+
+    fn move_json(game: &TicTacToe, index: usize) -> Value {
+        let (row, col) = game.board().row_col(index);
+        json!({"row": row, "col": col})
+    }
+
+    fn ai_choice(game: &TicTacToe, ctx: &AiContext) -> Result<Choice<usize>, MatchError> {
+        let position = game
+            .position()
+            .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;
+        let limits = SearchLimits::within(ctx.limits.tictactoe_time).with_max_nodes(ctx.limits.tictactoe_nodes);
+        let analysis = ctx.tictactoe.analyse(&position, &limits);
+        Ok(Choice {
+            best: analysis.best_move,
+            candidates: analysis
+                .moves
+                .iter()
+                .map(|m| Candidate {
+                    mv: m.index,
+                    value: move_value(m),
+                })
+                .collect(),
+        })
     }
 }
