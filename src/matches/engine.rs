@@ -543,8 +543,4 @@ impl Match {
         }
         Ok(())
     }
-
-    pub fn is_finished(&self) -> bool {
-        self.status == Status::Finished
-    }
 }

@@ -25,9 +25,6 @@ use super::{ishitori, nine_square, number_square, pig};
 pub(crate) use super::connect_four::ConnectFourMatch;
 pub(crate) use super::tictactoe::TicTacToeMatch;
 
-/// The side of the seed's Number Square board, as for matches.
-pub const DEFAULT_NUMBER_SQUARE_SIZE: usize = 8;
-
 /// Where every game of a series starts.
 #[derive(Clone, Debug)]
 pub enum Opening {
