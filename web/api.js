@@ -40,6 +40,9 @@ async function request(method, path, { body, token } = {}) {
   return json;
 }
 
+// GET /games: the catalog of games, their options and strategies.
+export const getGames = () => request("GET", "/games");
+
 // POST /matches -> the match object plus its token (shown only once).
 export const createMatch = (game, options, level, aiFirst) =>
   request("POST", "/matches", {

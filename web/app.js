@@ -10,10 +10,14 @@ import ishitori from "./ishitori.js";
 import numberSquare from "./number-square.js";
 import nineSquare from "./nine-square.js";
 import connectFour from "./connect-four.js";
+import { optionFields, readOptions } from "./options.js";
 
+// How the page draws each game; which games there are, with their options,
+// comes from the server's catalog (GET /games).
 const GAMES = Object.fromEntries(
   [tictactoe, connectFour, pig, ishitori, numberSquare, nineSquare].map((g) => [g.id, g]),
 );
+const catalog = new Map();
 // Only the id and the token are kept: the server has everything else, so a
 // reload (or another tab) shows the match exactly as the server has it.
 const STORAGE_KEY = "kibitz.playground.match";
@@ -56,8 +60,19 @@ function remembered() {
 // ---- setup form -----------------------------------------------------------
 
 function showOptions(gameId) {
-  const fieldset = $("options");
-  fieldset.replaceChildren(h("legend", {}, "Options"), ...GAMES[gameId].optionFields());
+  const entry = catalog.get(gameId);
+  if (!entry) return;
+  $("options").replaceChildren(h("legend", {}, "Options"), ...optionFields(entry));
+}
+
+// The game list: every catalog game that can be played as a match and that
+// this page knows how to draw, in the catalog's order.
+async function loadCatalog() {
+  const { games } = await api.getGames();
+  const playable = games.filter((g) => g.endpoints.matches && GAMES[g.id]);
+  for (const g of playable) catalog.set(g.id, g);
+  $("game").replaceChildren(...playable.map((g) => h("option", { value: g.id }, g.name)));
+  $("tagline").textContent = `Play the AI at ${playable.length} games, and ask the service what it thinks of the position.`;
 }
 
 async function startMatch(event) {
@@ -65,10 +80,11 @@ async function startMatch(event) {
   if (state.busy) return;
   const form = $("setup");
   const game = GAMES[$("game").value];
+  const entry = catalog.get(game.id);
   const level = Number($("level").value);
   const aiFirst = form.querySelector('input[name="starts"]:checked').value === "ai";
   await withBusy(async () => {
-    const created = await api.createMatch(game.id, game.readOptions(form), level, aiFirst);
+    const created = await api.createMatch(game.id, readOptions(entry, form), level, aiFirst);
     state.id = created.id;
     state.token = created.token;
     remember(created.id, created.token);
@@ -241,7 +257,12 @@ async function resume(saved) {
 
 // ---- start ----------------------------------------------------------------
 
-function init() {
+async function init() {
+  try {
+    await loadCatalog();
+  } catch (error) {
+    showError(error, { canReload: false });
+  }
   $("game").addEventListener("change", () => showOptions($("game").value));
   $("level").addEventListener("input", () => ($("level-out").textContent = $("level").value));
   $("setup").addEventListener("submit", startMatch);

@@ -3,7 +3,7 @@
 // column: any cell of it, or the drop button above it.
 
 import { connectFourMove } from "./api.js";
-import { grid as uiGrid, h, numberField, readInt } from "./ui.js";
+import { grid as uiGrid, h } from "./ui.js";
 
 function lastAiMove(m) {
   const last = m.history.at(-1);
@@ -34,17 +34,7 @@ export default {
   id: "connect-four",
   title: "Connect Four",
 
-  optionFields() {
-    return [
-      numberField("cols", "Columns", 7, { min: 4, help: "4..9" }),
-      numberField("rows", "Rows", 6, { min: 4, help: "4..9" }),
-      numberField("k", "In a row to win (k)", 4, { min: 3 }),
-    ];
-  },
 
-  readOptions(form) {
-    return { cols: readInt(form, "cols"), rows: readInt(form, "rows"), k: readInt(form, "k") };
-  },
 
   statusText(m) {
     const ai = lastAiMove(m);

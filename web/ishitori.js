@@ -2,22 +2,12 @@
 // {take, heap}.
 
 import { ishitoriMove } from "./api.js";
-import { checkboxField, h, numberField, readInt } from "./ui.js";
+import { h } from "./ui.js";
 
 const SHOWN_STONES = 60;
 const STRIP = 40;
 
 const heapsOf = (state) => state.heaps ?? [state.remaining];
-
-// "3, 4,5" -> [3, 4, 5]; anything else goes to the server as typed, whose
-// 422/400 then says what is wrong with it.
-function list(text) {
-  const t = text.trim();
-  if (t === "") return undefined;
-  const parts = t.split(/[\s,]+/).filter(Boolean);
-  const numbers = parts.map(Number);
-  return numbers.every(Number.isInteger) ? numbers : t;
-}
 
 function rule(misere) {
   return misere ? "whoever takes the last stone loses" : "whoever cannot move loses";
@@ -54,25 +44,7 @@ export default {
   id: "ishitori",
   title: "Ishitori",
 
-  optionFields() {
-    return [
-      numberField("remaining", "Stones", 21, { min: 1 }),
-      h("label", { class: "field" }, "Or several heaps", h("input", { type: "text", name: "heaps", id: "opt-heaps", placeholder: "e.g. 3, 4, 5" })),
-      h("label", { class: "field" }, "Take set", h("input", { type: "text", name: "take", id: "opt-take", value: "1, 2, 3" })),
-      checkboxField("misere", "Misère: taking the last stone loses", true),
-    ];
-  },
 
-  readOptions(form) {
-    const heaps = list(form.querySelector('[name="heaps"]').value);
-    const options = {
-      take: list(form.querySelector('[name="take"]').value),
-      misere: form.querySelector('[name="misere"]').checked,
-    };
-    if (heaps !== undefined) options.heaps = heaps;
-    else options.remaining = readInt(form, "remaining");
-    return options;
-  },
 
   statusText(m) {
     const last = m.history.at(-1);

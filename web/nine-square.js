@@ -31,13 +31,7 @@ export default {
   id: "nine-square",
   title: "Nine Square",
 
-  optionFields() {
-    return [h("p", { class: "muted" }, "No options: a 9x9 grid of nine 3x3 boxes, one six-sided die a turn.")];
-  },
 
-  readOptions() {
-    return {};
-  },
 
   statusText(m) {
     const need = Math.min(m.state.dice, emptyCells(m.state.board));

@@ -3,7 +3,7 @@
 // can be taken when it is on the outer edge or next to a taken tile.
 
 import { numberSquareMove } from "./api.js";
-import { grid as uiGrid, h, numberField, ownersFromHistory, readInt } from "./ui.js";
+import { grid as uiGrid, h, ownersFromHistory } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
 
@@ -20,13 +20,7 @@ export default {
   id: "number-square",
   title: "Number Square",
 
-  optionFields() {
-    return [numberField("size", "Board size", 6, { min: 2, help: "2..12; the server deals 1..size² shuffled" })];
-  },
 
-  readOptions(form) {
-    return { size: readInt(form, "size") };
-  },
 
   statusText(m) {
     const last = m.history.at(-1);

@@ -3,7 +3,7 @@
 // for the person, it is the person's turn.
 
 import { pigDecision, pigPolicy } from "./api.js";
-import { die, h, numberField, percent, readInt, selectField } from "./ui.js";
+import { die, h, percent } from "./ui.js";
 
 // The policy picture survives re-renders: it is fetched once per rule set
 // and stays open once opened.
@@ -213,21 +213,7 @@ export default {
   id: "pig",
   title: "Pig",
 
-  optionFields() {
-    return [
-      numberField("goal", "Goal", 100, { min: 1, help: "points to win, up to 200" }),
-      numberField("die_sides", "Die sides", 6, { min: 2, help: "2..12" }),
-      selectField("variant", "Variant", [["standard", "standard (a 1 loses the turn total)"], ["progressive", "progressive (a 1 banks 1)"]], "standard"),
-    ];
-  },
 
-  readOptions(form) {
-    return {
-      goal: readInt(form, "goal"),
-      die_sides: readInt(form, "die_sides"),
-      variant: form.querySelector('[name="variant"]').value,
-    };
-  },
 
   statusText(m) {
     const story = turnStory(m);

@@ -2,7 +2,7 @@
 // "."; a move is {row, col}.
 
 import { tictactoeMove } from "./api.js";
-import { grid as uiGrid, h, numberField, readInt } from "./ui.js";
+import { grid as uiGrid, h } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
 
@@ -20,17 +20,7 @@ export default {
   id: "tictactoe",
   title: "Tic-tac-toe",
 
-  optionFields() {
-    return [
-      numberField("rows", "Rows", 3, { min: 1, help: "3..19" }),
-      numberField("cols", "Columns", 3, { min: 1 }),
-      numberField("k", "In a row to win (k)", "", { min: 1, help: "empty: the side length up to 5x5, else 5" }),
-    ];
-  },
 
-  readOptions(form) {
-    return { rows: readInt(form, "rows"), cols: readInt(form, "cols"), k: readInt(form, "k") };
-  },
 
   statusText(m) {
     const ai = lastAiMove(m);

@@ -52,14 +52,6 @@ export function checkboxField(name, label, checked) {
   return h("label", { class: "field check" }, h("input", { type: "checkbox", name, id: `opt-${name}`, checked }), label);
 }
 
-// The value of an options input, or undefined when left empty (the server's
-// default then applies).
-export function readInt(form, name) {
-  const el = form.querySelector(`[name="${name}"]`);
-  if (!el || el.value.trim() === "") return undefined;
-  const n = Number(el.value);
-  return Number.isFinite(n) ? n : el.value; // let the server say what is wrong
-}
 
 export function percent(p) {
   return `${(100 * p).toFixed(1)}%`;

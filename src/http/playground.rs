@@ -29,6 +29,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("number-square.js", JS, include_str!("../../web/number-square.js")),
     ("nine-square.js", JS, include_str!("../../web/nine-square.js")),
     ("connect-four.js", JS, include_str!("../../web/connect-four.js")),
+    ("options.js", JS, include_str!("../../web/options.js")),
 ];
 
 /// Everything the page needs comes from this server; a stray reference to a

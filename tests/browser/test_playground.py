@@ -227,6 +227,34 @@ class Playground(unittest.TestCase):
 
     # ---- the games --------------------------------------------------------
 
+    def test_the_game_list_and_option_forms_come_from_the_catalog(self):
+        status, catalog = api("GET", "/games")
+        self.assertEqual(status, 200)
+        playable = [g for g in catalog["games"] if g["endpoints"]["matches"]]
+        listed = [(o.get_attribute("value"), o.text) for o in Select(self.el("#game")).options]
+        self.assertEqual(listed, [(g["id"], g["name"]) for g in playable])
+        for game in playable:
+            Select(self.el("#game")).select_by_value(game["id"])
+            for option in game["options"]:
+                fields = self.els(f"#opt-{option['name']}")
+                if option["type"] == "array" and option["name"] == "board":
+                    self.assertEqual(fields, [], "a whole board is not typed in the form")
+                    continue
+                self.assertEqual(len(fields), 1, f"{game['id']}.{option['name']}")
+                field = fields[0]
+                default = option["default"]
+                if option["type"] == "boolean":
+                    self.assertEqual(field.is_selected(), default)
+                elif option["type"] == "array":
+                    self.assertEqual(field.get_attribute("value"), ", ".join(str(v) for v in default or []))
+                else:
+                    self.assertEqual(field.get_attribute("value"), "" if default is None else str(default), f"{game['id']}.{option['name']}")
+        # A match started with every field at its default gets the catalog's defaults.
+        self.start("connect-four")
+        m = self.server_match()
+        entry = next(g for g in playable if g["id"] == "connect-four")
+        self.assertEqual(m["options"], {o["name"]: o["default"] for o in entry["options"]})
+
     def test_tictactoe_whole_match_by_clicking_the_ai_at_level_10_never_loses(self):
         self.start("tictactoe", level=10)
         # The first move by keyboard: focus the centre and press Enter.
