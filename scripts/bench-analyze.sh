@@ -13,7 +13,7 @@ cargo build --release --locked -q
 bin="${CARGO_TARGET_DIR:-target}/release/kibitz"
 data=$(mktemp -d)
 port=18484
-"$bin" serve --bind "127.0.0.1:$port" --data-dir "$data" --log warn &
+"$bin" serve --bind "127.0.0.1:$port" --data-dir "$data" --log warn > "$data/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null; rm -rf "$data"' EXIT
 for _ in $(seq 120); do curl -fsS "http://127.0.0.1:$port/readyz" >/dev/null 2>&1 && break; sleep 0.5; done
@@ -75,8 +75,17 @@ def time_batch():
     post("/analyze", batch)
     return time.perf_counter() - t
 
-single_times, batch_times = [], []
+def time_healthz():
+    t = time.perf_counter()
+    for _ in range(100):
+        conn.request("GET", "/healthz")
+        r = conn.getresponse()
+        r.read()
+    return time.perf_counter() - t
+
+single_times, batch_times, healthz_times = [], [], []
 for i in range(rounds):
+    healthz_times.append(time_healthz())
     # Alternate which goes first, so neither always meets a colder machine.
     if i % 2 == 0:
         single_times.append(time_singles()); batch_times.append(time_batch())
@@ -88,5 +97,6 @@ print(f"100 single POST /tictactoe/move, sequential, keep-alive: median {s * 1e3
       f"(rounds: {', '.join(f'{x * 1e3:.1f}' for x in single_times)})")
 print(f"1 POST /analyze with the same 100:                     median {b * 1e3:.2f} ms "
       f"(rounds: {', '.join(f'{x * 1e3:.2f}' for x in batch_times)})")
+print(f"for scale, 100 GET /healthz the same way:               median {statistics.median(healthz_times) * 1e3:.2f} ms")
 print(f"batch / singles = {b / s:.4f} = 1/{s / b:.1f} (target: at most 1/20)")
 EOF
