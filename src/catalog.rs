@@ -37,6 +37,9 @@ pub struct Endpoints {
     pub matches: Option<&'static str>,
     /// The stateless review endpoint, when there is one.
     pub review: Option<&'static str>,
+    /// `/analyze`: many positions of any games in one request, each named
+    /// by its `id` as `game`.
+    pub batch: &'static str,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -79,6 +82,7 @@ fn other(name: &'static str, kind: &'static str, default: Value, description: &'
 }
 
 const MATCHES: Option<&str> = Some("/matches");
+const BATCH: &str = "/analyze";
 
 /// Every game, in the order a menu would show them. `pig_max_goal` is the
 /// server's configured bound.
@@ -93,6 +97,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
             chance: true,
             solved_by: "exact: win probabilities from a table solved (or loaded) at start-up",
             endpoints: Endpoints {
+                batch: BATCH,
                 analysis: "/pig/decision",
                 matches: MATCHES,
                 review: None,
@@ -115,6 +120,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
             chance: false,
             solved_by: "exact on 3x3 and 4x4; exact within max_ms on small boards, else the best found with proved results marked",
             endpoints: Endpoints {
+                batch: BATCH,
                 analysis: "/tictactoe/move",
                 matches: MATCHES,
                 review: None,
@@ -134,6 +140,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
             chance: false,
             solved_by: "exact: the periodic win/loss rule of the take set, any heap up to 2^64-1",
             endpoints: Endpoints {
+                batch: BATCH,
                 analysis: "/ishitori/move",
                 matches: MATCHES,
                 review: None,
@@ -154,6 +161,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
             chance: false,
             solved_by: "exact within max_ms (from the first move on 4x4), else the best found at the depth reached",
             endpoints: Endpoints {
+                batch: BATCH,
                 analysis: "/number-square/move",
                 matches: MATCHES,
                 review: None,
@@ -172,6 +180,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
             chance: true,
             solved_by: "estimate: a dice-aware search with chance nodes, exact in the endgame",
             endpoints: Endpoints {
+                batch: BATCH,
                 analysis: "/nine-square/move",
                 matches: MATCHES,
                 review: None,
@@ -187,6 +196,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
             chance: false,
             solved_by: "exact within max_ms (7x6 positions of 15+ stones within the default second), else estimates marked solved: false",
             endpoints: Endpoints {
+                batch: BATCH,
                 analysis: "/connect-four/move",
                 matches: MATCHES,
                 review: None,

@@ -127,6 +127,9 @@ pub struct Config {
     /// How often the background purge of old matches runs, in seconds.
     #[arg(long, env = "KIBITZ_PURGE_INTERVAL_SECS", default_value_t = 600)]
     pub purge_interval_secs: u64,
+    /// POST /analyze: the most positions one batch may hold.
+    #[arg(long, env = "KIBITZ_BATCH_MAX_POSITIONS", default_value_t = 256)]
+    pub batch_max_positions: usize,
     /// Finished tic-tac-toe answers kept for positions solved exactly (0: none).
     #[arg(long, env = "KIBITZ_TICTACTOE_ANSWER_CACHE", default_value_t = 4096)]
     pub tictactoe_answer_cache: usize,

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::run_search;
+use super::search::{run_search, SearchBudget};
 use super::state::AppState;
 use crate::arena::{Arena, ArenaError, ArenaSpec, Budget, Report};
 use crate::matches::GameKind;
@@ -83,7 +83,7 @@ pub async fn run(
         &state.config,
         &state.search_pool,
         "arena",
-        Some(total_ms),
+        SearchBudget::own(Some(total_ms)),
         move |limits| {
             let exact = if exact { Some(arena.exact()?) } else { None };
             let tally = arena.run(games, seed, limits, &mut |_| {})?;

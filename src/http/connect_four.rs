@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::run_search_cheap_first;
+use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
 use super::state::AppState;
 use super::tictactoe::outcome_name;
 use crate::games::connect_four::{symbol, ConnectFour, Shape};
@@ -137,6 +137,16 @@ pub async fn best_move(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
+    analyse(&state, request, None).await.map(Json)
+}
+
+/// The answer to a request, for the route and for a batch (whose `shared`
+/// deadline the search keeps to).
+pub async fn analyse(
+    state: &AppState,
+    request: MoveRequest,
+    shared: Option<SharedDeadline>,
+) -> Result<MoveResponse, ApiError> {
     let game = position(&request)?;
     let solver = state.connect_four.clone();
     let searched = game.clone();
@@ -144,10 +154,10 @@ pub async fn best_move(
         &state.config,
         &state.search_pool,
         "connect_four",
-        request.max_ms,
+        SearchBudget::own(request.max_ms).within(shared),
         |a: &Analysis| a.solved,
         move |limits| solver.analyse(&searched, limits),
     )
     .await?;
-    Ok(Json(response(&game, &analysis)))
+    Ok(response(&game, &analysis))
 }

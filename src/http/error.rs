@@ -100,17 +100,25 @@ impl ApiError {
             _ => "error",
         }
     }
-}
 
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
+    /// The problem details object, as JSON, appended to `out` (the body of
+    /// the response, or one item of a batch's results).
+    pub fn write_problem(&self, out: &mut Vec<u8>) {
         let body = ProblemBody {
             kind: format!("/problems/{}", self.slug()),
             title: self.status.canonical_reason().unwrap_or("Error"),
             status: self.status.as_u16(),
             detail: &self.detail,
         };
-        let json = serde_json::to_vec(&body).unwrap_or_default();
+        // Writing strings and integers into a Vec cannot fail.
+        let _ = serde_json::to_writer(out, &body);
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let mut json = Vec::with_capacity(128 + self.detail.len());
+        self.write_problem(&mut json);
         let mut response = (self.status, json).into_response();
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));

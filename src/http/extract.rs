@@ -32,20 +32,27 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
                 ApiError::bad_request(e.body_text())
             }
         })?;
-        // serde would also read a struct from an array of its fields in
-        // order; the contract's bodies are objects, nothing else.
-        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-            return Err(ApiError::bad_request("the body must be a JSON object"));
-        }
-        // The plain parse first; only a body that fails it goes through
-        // axum's (slower, path-tracking) one, for the same error message.
-        if let Ok(value) = serde_json::from_slice(&bytes) {
-            return Ok(Self(value));
-        }
-        match Json::<T>::from_bytes(&bytes) {
-            Ok(Json(value)) => Ok(Self(value)),
-            Err(rejection) => Err(json_problem(rejection)),
-        }
+        parse_object(&bytes).map(Self)
+    }
+}
+
+/// Reads a request body (or one position of a batch, which is answered as
+/// if it had been sent alone) into `T`, with the same problem for the same
+/// mistake wherever it is read.
+pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    // serde would also read a struct from an array of its fields in
+    // order; the contract's bodies are objects, nothing else.
+    if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(ApiError::bad_request("the body must be a JSON object"));
+    }
+    // The plain parse first; only a body that fails it goes through
+    // axum's (slower, path-tracking) one, for the same error message.
+    if let Ok(value) = serde_json::from_slice(bytes) {
+        return Ok(value);
+    }
+    match Json::<T>::from_bytes(bytes) {
+        Ok(Json(value)) => Ok(value),
+        Err(rejection) => Err(json_problem(rejection)),
     }
 }
 

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::run_search_cheap_first;
+use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
 use super::state::AppState;
 use crate::games::ishitori::{parse_heap, Game, IshitoriError, Outcome, Setup};
 use crate::solve::ishitori::{Explanation, HeapRule, MoveAnalysis};
@@ -140,13 +140,23 @@ pub async fn best_move(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
+    analyse(&state, request, None).await.map(Json)
+}
+
+/// The answer to a request, for the route and for a batch (whose `shared`
+/// deadline the search keeps to).
+pub async fn analyse(
+    state: &AppState,
+    request: MoveRequest,
+    shared: Option<SharedDeadline>,
+) -> Result<MoveResponse, ApiError> {
     let game = Game::try_from(setup(&request)?).map_err(ishitori_error)?;
     let solver = state.ishitori.clone();
     let analysis = run_search_cheap_first(
         &state.config,
         &state.search_pool,
         "ishitori",
-        request.max_ms,
+        SearchBudget::own(request.max_ms).within(shared),
         |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),
         move |limits| solver.best_move(&game, limits),
     )
@@ -181,7 +191,7 @@ pub async fn best_move(
         }
         Explanation::Unfinished => (None, None, None, ExplanationBody::Unfinished),
     };
-    Ok(Json(MoveResponse {
+    Ok(MoveResponse {
         take: analysis.take,
         heap: analysis.heap,
         remaining_after: analysis.remaining_after,
@@ -195,7 +205,7 @@ pub async fn best_move(
         losing_residues: residues,
         explanation,
         nodes: analysis.nodes,
-    }))
+    })
 }
 
 fn ishitori_error(e: IshitoriError) -> ApiError {

@@ -1,5 +1,6 @@
 //! The HTTP face of kibitz: routes, middleware, errors.
 
+pub mod analyze;
 pub mod arena;
 pub mod catalog;
 pub mod connect_four;
@@ -56,6 +57,7 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::POST, "/number-square/move", post(number_square::best_move)),
         (Method::POST, "/nine-square/move", post(nine_square::best_move)),
         (Method::POST, "/connect-four/move", post(connect_four::best_move)),
+        (Method::POST, "/analyze", post(analyze::analyze)),
         (Method::POST, "/arena", post(arena::run)),
         (Method::POST, "/matches", post(matches::create)),
         (Method::GET, "/matches/{id}", get(matches::get_match)),

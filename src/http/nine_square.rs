@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::run_search;
+use super::search::{run_search, SearchBudget, SharedDeadline};
 use super::state::AppState;
 use crate::games::nine_square::{Coord, Position};
 use crate::solve::nine_square::{best_placements, SearchResult};
@@ -68,6 +68,16 @@ pub async fn best_move(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
+    analyse(&state, request, None).await.map(Json)
+}
+
+/// The answer to a request, for the route and for a batch (whose `shared`
+/// deadline the search keeps to).
+pub async fn analyse(
+    state: &AppState,
+    request: MoveRequest,
+    shared: Option<SharedDeadline>,
+) -> Result<MoveResponse, ApiError> {
     let position = Position::parse(&request.board, &request.player, request.dice)
         .map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let score = position.board().score();
@@ -78,7 +88,7 @@ pub async fn best_move(
                 &state.config,
                 &state.search_pool,
                 "nine_square",
-                request.max_ms,
+                SearchBudget::own(request.max_ms).within(shared),
                 move |limits| best_placements(&searched, limits, STATELESS_SEED),
             )
             .await?;
@@ -91,7 +101,7 @@ pub async fn best_move(
             )))
         }
     };
-    Ok(Json(MoveResponse {
+    Ok(MoveResponse {
         placements: result
             .placements
             .iter()
@@ -105,5 +115,5 @@ pub async fn best_move(
         solved: result.solved,
         nodes: result.nodes,
         strategy,
-    }))
+    })
 }

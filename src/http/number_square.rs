@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::run_search_cheap_first;
+use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
 use super::state::AppState;
 use crate::games::number_square::{Board, Tile};
 use crate::solve::number_square::{Analysis, MoveBound};
@@ -102,6 +102,16 @@ pub async fn best_move(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Json<MoveResponse>, ApiError> {
+    analyse(&state, request, None).await.map(Json)
+}
+
+/// The answer to a request, for the route and for a batch (whose `shared`
+/// deadline the search keeps to).
+pub async fn analyse(
+    state: &AppState,
+    request: MoveRequest,
+    shared: Option<SharedDeadline>,
+) -> Result<MoveResponse, ApiError> {
     let board = Board::from_rows(&request.board).map_err(|e| ApiError::unprocessable(e.to_string()))?;
     let lead = score("my_score", request.my_score.unwrap_or(0))?
         - score("opponent_score", request.opponent_score.unwrap_or(0))?;
@@ -112,7 +122,7 @@ pub async fn best_move(
                 &state.config,
                 &state.search_pool,
                 "number_square",
-                request.max_ms,
+                SearchBudget::own(request.max_ms).within(shared),
                 |a: &Option<Analysis>| a.as_ref().is_none_or(|a| a.solved),
                 move |limits| solver.analyse(&board, limits),
             )
@@ -128,7 +138,7 @@ pub async fn best_move(
         }
     };
     let final_margin = lead + analysis.value;
-    Ok(Json(MoveResponse {
+    Ok(MoveResponse {
         chosen: analysis.best_move.into(),
         value: analysis.value,
         final_margin,
@@ -155,5 +165,5 @@ pub async fn best_move(
             .collect(),
         principal_variation: analysis.principal_variation.into_iter().map(At::from).collect(),
         strategy,
-    }))
+    })
 }

@@ -72,16 +72,21 @@ pub async fn decision(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<DecisionRequest>,
 ) -> Result<JsonResponse<DecisionResponse>, ApiError> {
+    decide(&state, request).await.map(JsonResponse)
+}
+
+/// The answer to a decision request, for the route and for a batch.
+pub async fn decide(state: &AppState, request: DecisionRequest) -> Result<DecisionResponse, ApiError> {
     let rules = RulesParams {
         goal: request.goal.unwrap_or_else(default_goal),
         die_sides: request.die_sides.unwrap_or_else(default_die_sides),
         variant: request.variant.unwrap_or_else(default_variant),
     }
-    .validate(&state)?;
+    .validate(state)?;
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
     let table = state.pig_tables.get(rules).await?;
     let d = table.decide(&position);
-    Ok(JsonResponse(DecisionResponse {
+    Ok(DecisionResponse {
         action: d.action.as_str(),
         win_probability: d.win_probability,
         roll_win_probability: d.roll_win_probability,
@@ -93,7 +98,7 @@ pub async fn decision(
         goal: rules.goal(),
         die_sides: rules.die_sides(),
         variant: rules.variant().as_str(),
-    }))
+    })
 }
 
 #[derive(Serialize)]

@@ -36,7 +36,13 @@ impl SearchPool {
 
     /// A permit to search, or 503 once the wait is over.
     pub async fn enter(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        match tokio::time::timeout(self.queue_wait, Arc::clone(&self.permits).acquire_owned()).await {
+        self.enter_within(self.queue_wait).await
+    }
+
+    /// The same with a shorter wait (a search of a batch waits no longer
+    /// than the batch's time left).
+    pub async fn enter_within(&self, wait: Duration) -> Result<OwnedSemaphorePermit, ApiError> {
+        match tokio::time::timeout(wait, Arc::clone(&self.permits).acquire_owned()).await {
             Ok(Ok(permit)) => Ok(permit),
             _ => {
                 metrics::counter!("kibitz_search_rejected_total").increment(1);
@@ -49,6 +55,11 @@ impl SearchPool {
                 ))
             }
         }
+    }
+
+    /// How long a search waits for a worker before it is refused.
+    pub fn queue_wait(&self) -> Duration {
+        self.queue_wait
     }
 
     pub fn busy(&self) -> usize {

@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use axum::http::StatusCode;
 use tracing::Instrument;
 
 use super::error::ApiError;
@@ -15,15 +16,78 @@ use crate::solve::limits::SearchLimits;
 /// cache already holds, too little to starve other requests.
 const INLINE_NODES: u64 = 2_000;
 
+/// How long one search may take: its request's `max_ms` (defaulted and
+/// capped by config) and, for a position of a batch, no later than the
+/// batch's shared deadline.
+#[derive(Clone, Copy, Debug)]
+pub struct SearchBudget {
+    max_ms: Option<u64>,
+    shared: Option<SharedDeadline>,
+}
+
+impl SearchBudget {
+    /// A request's own `max_ms`, as it was sent.
+    pub fn own(max_ms: Option<u64>) -> Self {
+        Self { max_ms, shared: None }
+    }
+
+    /// Also ends by `shared`, when there is one.
+    pub fn within(self, shared: Option<SharedDeadline>) -> Self {
+        Self { shared, ..self }
+    }
+}
+
+/// The one time budget of a batch (POST /analyze): every search of the batch
+/// ends by it, and a search that would start after it does not start.
+#[derive(Clone, Copy, Debug)]
+pub struct SharedDeadline {
+    at: Instant,
+    budget_ms: u64,
+}
+
+impl SharedDeadline {
+    pub fn starting_now(budget_ms: u64) -> Self {
+        Self {
+            at: Instant::now() + Duration::from_millis(budget_ms),
+            budget_ms,
+        }
+    }
+
+    pub fn at(&self) -> Instant {
+        self.at
+    }
+
+    /// The time left; zero once the deadline has passed.
+    pub fn left(&self) -> Duration {
+        self.at.saturating_duration_since(Instant::now())
+    }
+
+    /// The problem of a position whose search could not start in time.
+    pub fn ran_out(&self) -> ApiError {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the batch's time budget of {} ms ran out before this position was searched; \
+                 send it again, or give the batch a larger max_ms",
+                self.budget_ms
+            ),
+        )
+    }
+}
+
 /// First tries `work` inline under a small node budget; if `is_final` says
 /// the answer cannot improve (solved, or an error), returns it without the
 /// cost of a thread handoff. Otherwise runs it again on the blocking pool
 /// with the request's whole budget (the memo is warmer by then).
+///
+/// The inline try is bounded by its nodes, not by a batch's deadline: an
+/// answer that costs microseconds is given even after the batch's time ran
+/// out.
 pub async fn run_search_cheap_first<T, F>(
     config: &Config,
     pool: &SearchPool,
     solver: &'static str,
-    max_ms: Option<u64>,
+    budget: SearchBudget,
     is_final: fn(&T) -> bool,
     work: F,
 ) -> Result<T, ApiError>
@@ -32,30 +96,40 @@ where
     F: Fn(&SearchLimits) -> T + Send + 'static,
 {
     let started = Instant::now();
-    let budget = Duration::from_millis(config.search_budget_ms(max_ms));
-    let quick = work(&SearchLimits::within(budget).with_max_nodes(INLINE_NODES));
+    let own = Duration::from_millis(config.search_budget_ms(budget.max_ms));
+    let quick = work(&SearchLimits::within(own).with_max_nodes(INLINE_NODES));
     if is_final(&quick) {
         metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
         return Ok(quick);
     }
-    run_search(config, pool, solver, max_ms, work).await
+    run_search(config, pool, solver, budget, work).await
 }
 
 /// Runs `work` on the blocking pool, once `pool` has a worker free, with limits from the request's `max_ms`
-/// (defaulted and capped by config). The tracing span comes along.
+/// (defaulted and capped by config) and a batch's deadline. The tracing span comes along.
 pub async fn run_search<T, F>(
     config: &Config,
     pool: &SearchPool,
     solver: &'static str,
-    max_ms: Option<u64>,
+    budget: SearchBudget,
     work: F,
 ) -> Result<T, ApiError>
 where
     T: Send + 'static,
     F: FnOnce(&SearchLimits) -> T + Send + 'static,
 {
-    let budget = Duration::from_millis(config.search_budget_ms(max_ms));
-    let limits = SearchLimits::within(budget);
+    let own = Duration::from_millis(config.search_budget_ms(budget.max_ms));
+    // Waiting for a worker counts against the budget.
+    let (limits, wait) = match budget.shared {
+        None => (SearchLimits::within(own), pool.queue_wait()),
+        Some(shared) => {
+            let left = shared.left();
+            if left.is_zero() {
+                return Err(shared.ran_out());
+            }
+            (SearchLimits::within(own.min(left)), pool.queue_wait().min(left))
+        }
+    };
     let cancel = limits.cancel_handle();
     let span = tracing::Span::current();
     let started = Instant::now();
@@ -63,7 +137,15 @@ where
     // guard: the search stops. After a normal finish, setting the flag on a
     // search that has already returned does nothing.
     let _stop_if_abandoned = CancelOnDrop(cancel);
-    let permit = pool.enter().await?;
+    let permit = match pool.enter_within(wait).await {
+        Ok(permit) => permit,
+        Err(busy) => {
+            return Err(match budget.shared {
+                Some(shared) if shared.left().is_zero() => shared.ran_out(),
+                _ => busy,
+            })
+        }
+    };
     let result = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         span.in_scope(|| work(&limits))

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use super::error::ApiError;
 use super::extract::ApiJson;
 use super::pool::SearchPool;
-use super::search::run_search_cheap_first;
+use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
 use super::state::AppState;
 use crate::config::Config;
 use crate::games::tictactoe::Position;
@@ -196,12 +196,22 @@ pub async fn best_move(
     State(state): State<TicTacToeState>,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Response, ApiError> {
+    analyse(&state, request, None).await.map(json_body)
+}
+
+/// The finished response body for a request, for the route and for a batch
+/// (whose `shared` deadline the search keeps to).
+pub async fn analyse(
+    state: &TicTacToeState,
+    request: MoveRequest,
+    shared: Option<SharedDeadline>,
+) -> Result<Bytes, ApiError> {
     let key = AnswerKey {
         board: request.board,
         k: request.k,
     };
     if let Some(body) = state.answers.get(&key) {
-        return Ok(json_body(body));
+        return Ok(body);
     }
     let k = match key.k {
         None => None,
@@ -211,18 +221,18 @@ pub async fn best_move(
         ),
     };
     let position = Position::parse(&key.board, k).map_err(|e| ApiError::unprocessable(e.to_string()))?;
-    let solver = state.solver;
+    let solver = Arc::clone(&state.solver);
     let searched = position.clone();
     let analysis = run_search_cheap_first(
         &state.config,
         &state.search_pool,
         "tictactoe",
-        request.max_ms,
+        SearchBudget::own(request.max_ms).within(shared),
         |a: &Analysis| a.solved,
         move |limits| solver.analyse(&searched, limits),
     )
     .await?;
     let body = Bytes::from(serde_json::to_vec(&response(&position, &analysis)).map_err(|e| ApiError::internal(&e))?);
     state.answers.offer(key, &analysis, &body);
-    Ok(json_body(body))
+    Ok(body)
 }

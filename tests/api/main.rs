@@ -1,5 +1,6 @@
 //! API tests through the real router: one binary, one module per area.
 
+mod analyze;
 mod arena;
 mod catalog;
 mod connect_four;

@@ -1,0 +1,187 @@
+//! POST /analyze: many positions of any games in one request.
+//!
+//! Each position is answered by the same code as its game's own endpoint
+//! (`pig::decide`, `tictactoe::analyse`, ...), so each result is exactly the
+//! JSON that endpoint would send for it, or `{"error": <problem>}` with the
+//! problem it would send. One time budget covers the whole batch: every
+//! search ends by the shared deadline, and a search that would start after it
+//! answers 503 instead (answers that need no search are still given).
+
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{FromRef, State};
+use axum::http::{header, HeaderValue};
+use axum::response::{IntoResponse, Response};
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::error::ApiError;
+use super::extract::{parse_object, ApiJson};
+use super::search::SharedDeadline;
+use super::state::AppState;
+use super::tictactoe::TicTacToeState;
+use super::{connect_four, ishitori, nine_square, number_square, pig, tictactoe};
+
+/// The games a position may name, as `GET /games` lists them.
+pub const GAMES: [&str; 6] = [
+    "pig",
+    "tictactoe",
+    "ishitori",
+    "number-square",
+    "nine-square",
+    "connect-four",
+];
+
+/// How long past the shared deadline a position may still be working before
+/// it is cut off with the budget's problem. Searches stop at the deadline
+/// themselves; this only bounds anything else (a Pig table being solved).
+const GRACE: Duration = Duration::from_millis(50);
+
+#[derive(Deserialize)]
+pub struct AnalyzeRequest {
+    /// Kept as their JSON text: each is read like a body sent alone.
+    positions: Vec<Box<RawValue>>,
+    max_ms: Option<u64>,
+}
+
+/// Only the game of a position; its other fields are the game's.
+#[derive(Deserialize)]
+struct Tag {
+    game: Option<serde_json::Value>,
+}
+
+pub async fn analyze(
+    State(state): State<AppState>,
+    ApiJson(request): ApiJson<AnalyzeRequest>,
+) -> Result<Response, ApiError> {
+    let count = request.positions.len();
+    let limit = state.config.batch_max_positions;
+    if count == 0 {
+        return Err(ApiError::unprocessable(format!(
+            "positions is empty: send from 1 to {limit} positions, each {{\"game\": ..., and that game's fields}}"
+        )));
+    }
+    if count > limit {
+        return Err(ApiError::unprocessable(format!(
+            "positions has {count} entries, more than this server's batch_max_positions = {limit} \
+             (KIBITZ_BATCH_MAX_POSITIONS); split the batch"
+        )));
+    }
+    let shared = SharedDeadline::starting_now(state.config.search_budget_ms(request.max_ms));
+    let tictactoe = TicTacToeState::from_ref(&state);
+    // As many positions in flight as the pool has workers: searches use
+    // every worker, while a batch never queues more at the pool's door than
+    // a worker each (other requests keep their turn). An answer that needs
+    // no search is given in the same poll, so cheap positions flow through
+    // the free slots.
+    let in_flight = state.search_pool.concurrency().max(1);
+    let mut results: Vec<Option<Result<Bytes, ApiError>>> = vec![None; count];
+    let mut waiting = request.positions.into_iter().enumerate();
+    let mut running = FuturesUnordered::new();
+    loop {
+        while running.len() < in_flight {
+            let Some((i, position)) = waiting.next() else { break };
+            running.push(answer_in_time(i, &state, &tictactoe, position, shared));
+        }
+        let Some((i, answer)) = running.next().await else { break };
+        results[i] = Some(answer);
+    }
+    Ok(body(results))
+}
+
+/// `{"results": [...]}`, each answer's JSON copied as it is.
+fn body(results: Vec<Option<Result<Bytes, ApiError>>>) -> Response {
+    let size: usize = results
+        .iter()
+        .map(|r| match r {
+            Some(Ok(json)) => json.len() + 1,
+            _ => 256,
+        })
+        .sum();
+    let mut out = Vec::with_capacity(size + 16);
+    out.extend_from_slice(b"{\"results\":[");
+    for (i, result) in results.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        match result {
+            Some(Ok(json)) => out.extend_from_slice(&json),
+            Some(Err(problem)) => {
+                out.extend_from_slice(b"{\"error\":");
+                problem.write_problem(&mut out);
+                out.push(b'}');
+            }
+            // Every position is answered before the body is written.
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+    out.extend_from_slice(b"]}");
+    (
+        [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
+        out,
+    )
+        .into_response()
+}
+
+/// The answer of the `i`-th position, or the budget's problem if it is not
+/// done shortly after the shared deadline.
+async fn answer_in_time(
+    i: usize,
+    state: &AppState,
+    tictactoe: &TicTacToeState,
+    position: Box<RawValue>,
+    shared: SharedDeadline,
+) -> (usize, Result<Bytes, ApiError>) {
+    let cutoff = tokio::time::Instant::from_std(shared.at() + GRACE);
+    let answer = tokio::time::timeout_at(cutoff, answer(state, tictactoe, position.get(), shared))
+        .await
+        .unwrap_or_else(|_| Err(shared.ran_out()));
+    (i, answer)
+}
+
+/// One position's answer, as its game's endpoint would give it.
+async fn answer(
+    state: &AppState,
+    tictactoe: &TicTacToeState,
+    position: &str,
+    shared: SharedDeadline,
+) -> Result<Bytes, ApiError> {
+    let json = position.as_bytes();
+    let game = match serde_json::from_slice::<Tag>(json) {
+        Ok(Tag { game }) => game,
+        Err(_) => {
+            return Err(ApiError::bad_request(
+                "each position must be a JSON object: {\"game\": ..., and that game's fields}",
+            ))
+        }
+    };
+    let shared = Some(shared);
+    match game.as_ref().and_then(|g| g.as_str()) {
+        Some("pig") => to_json(pig::decide(state, parse_object(json)?).await),
+        Some("tictactoe") => tictactoe::analyse(tictactoe, parse_object(json)?, shared).await,
+        Some("ishitori") => to_json(ishitori::analyse(state, parse_object(json)?, shared).await),
+        Some("number-square") => to_json(number_square::analyse(state, parse_object(json)?, shared).await),
+        Some("nine-square") => to_json(nine_square::analyse(state, parse_object(json)?, shared).await),
+        Some("connect-four") => to_json(connect_four::analyse(state, parse_object(json)?, shared).await),
+        _ => Err(unknown_game(game.as_ref())),
+    }
+}
+
+fn to_json<T: Serialize>(response: Result<T, ApiError>) -> Result<Bytes, ApiError> {
+    let response = response?;
+    let mut out = Vec::with_capacity(512);
+    serde_json::to_writer(&mut out, &response).map_err(|e| ApiError::internal(&e))?;
+    Ok(Bytes::from(out))
+}
+
+fn unknown_game(game: Option<&serde_json::Value>) -> ApiError {
+    let games = GAMES.join(", ");
+    match game {
+        None | Some(serde_json::Value::Null) => {
+            ApiError::unprocessable(format!("game is missing: each position names its game, one of {games}"))
+        }
+        Some(other) => ApiError::unprocessable(format!("game must be one of {games} (got {other})")),
+    }
+}
