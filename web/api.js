@@ -51,6 +51,9 @@ export const createMatch = (game, options, level, aiFirst) =>
 
 export const getMatch = (id, token) => request("GET", `/matches/${encodeURIComponent(id)}`, { token });
 
+// A finished (or ongoing) match, reviewed move by move.
+export const getReview = (id, token) => request("GET", `/matches/${encodeURIComponent(id)}/review`, { token });
+
 // `ply` must be the match's current ply: a repeated click cannot play twice.
 export const playMove = (id, token, ply, move) =>
   request("POST", `/matches/${encodeURIComponent(id)}/moves`, { token, body: { ply, move } });

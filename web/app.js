@@ -11,6 +11,7 @@ import numberSquare from "./number-square.js";
 import nineSquare from "./nine-square.js";
 import connectFour from "./connect-four.js";
 import { optionFields, readOptions } from "./options.js";
+import { markHistory, reviewPanel } from "./review.js";
 
 // How the page draws each game; which games there are, with their options,
 // comes from the server's catalog (GET /games).
@@ -23,7 +24,7 @@ const catalog = new Map();
 const STORAGE_KEY = "kibitz.playground.match";
 
 const $ = (id) => document.getElementById(id);
-const state = { id: null, token: null, match: null, busy: false, analysisSeq: 0 };
+const state = { id: null, token: null, match: null, busy: false, analysisSeq: 0, reviewSeq: 0 };
 
 // ---- errors ---------------------------------------------------------------
 
@@ -190,6 +191,7 @@ function show(m) {
     (same ?? $("board").querySelector("button:not([disabled])"))?.focus();
   }
   showHistory(m, game);
+  showReview(m);
   $("match-meta").textContent = `Match ${m.id} · ply ${m.ply} · AI level ${m.ai.level}`;
   $("match-meta").dataset.matchId = m.id;
   refreshAnalysis();
@@ -209,6 +211,28 @@ function showHistory(m, game) {
   $("history-count").textContent = `(${m.history.length})`;
   // A finished match shows its whole story.
   if (m.status === "finished") $("history-box").open = true;
+}
+
+// When a match ends, its review (where the game has one): accuracy, the
+// value graph and the mistakes marked on the history.
+async function showReview(m) {
+  const box = $("review");
+  const seq = ++state.reviewSeq;
+  const reviewable = catalog.get(m.game)?.endpoints.review;
+  box.hidden = m.status !== "finished" || !reviewable;
+  if (box.hidden) {
+    box.replaceChildren();
+    return;
+  }
+  box.replaceChildren(h("p", { class: "muted" }, "Reviewing the match…"));
+  try {
+    const review = await api.getReview(m.id, state.token);
+    if (seq !== state.reviewSeq) return;
+    box.replaceChildren(reviewPanel(m, review));
+    markHistory($("history"), review);
+  } catch (error) {
+    if (seq === state.reviewSeq) box.replaceChildren(h("p", { class: "analysis-error" }, `The review failed: ${error.message}`));
+  }
 }
 
 async function refreshAnalysis() {

@@ -30,6 +30,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("nine-square.js", JS, include_str!("../../web/nine-square.js")),
     ("connect-four.js", JS, include_str!("../../web/connect-four.js")),
     ("options.js", JS, include_str!("../../web/options.js")),
+    ("review.js", JS, include_str!("../../web/review.js")),
 ];
 
 /// Everything the page needs comes from this server; a stray reference to a

@@ -225,7 +225,53 @@ class Playground(unittest.TestCase):
         self.wait_for(lambda: self.idle() and (self.ply() > before or self.error_text()), message="the move's answer")
         self.assertEqual(self.error_text(), "", "the move failed")
 
+    def check_review(self, m, shot):
+        """The review panel of a finished match shows what the review
+        endpoint says: each side's figures, one graph point per decision,
+        and every judgment on the history list."""
+        self.wait_for(lambda: self.els("#review .review-graph"), message="the review panel")
+        s = self.saved()
+        status, review = api("GET", f"/matches/{s['id']}/review", token=s["token"])
+        self.assertEqual(status, 200, review)
+        for side in ("human", "ai"):
+            figures = review["players"][side]
+            for field in ("inaccuracies", "mistakes", "blunders"):
+                self.assertEqual(self.el(f'#review tr[data-side="{side}"] td[data-field="{field}"]').text, str(figures[field]))
+            accuracy = self.el(f'#review tr[data-side="{side}"] td[data-field="accuracy"]').text
+            self.assertEqual(accuracy, "–" if figures["accuracy"] is None else f"{figures['accuracy']:.1f}")
+        points = self.el("#review polyline.you").get_attribute("points").split()
+        self.assertEqual(len(points), len(review["moves"]) + 1)
+        marked = {int(li.get_attribute("value")): li.get_attribute("data-judgment") for li in self.els("#history li[data-judgment]")}
+        self.assertEqual(marked, {e["ply"]: e["judgment"] for e in review["moves"]})
+        bad = [e for e in review["moves"] if e["judgment"] in ("inaccuracy", "mistake", "blunder")]
+        self.assertEqual(len(self.els("#review circle.mark")), len(bad))
+        self.driver.execute_script("document.getElementById('review').scrollIntoView()")
+        self.shot(shot)
+        return review
+
     # ---- the games --------------------------------------------------------
+
+    def test_a_finished_pig_match_is_reviewed_with_both_win_probability_curves(self):
+        self.start("pig", {"goal": 12}, level=3)
+        for _ in range(200):
+            if self.body_data("status") != "in_progress":
+                break
+            before = self.ply()
+            turn = int(self.text("pig-turn-total") or 0)
+            self.el("#pig-hold" if turn >= 6 else "#pig-roll").click()
+            self.after_move(before)
+        self.assertEqual(self.body_data("status"), "finished")
+        review = self.check_review(self.server_match(), "pig-review.png")
+        you = self.el("#review polyline.you").get_attribute("points").split()
+        ai = self.el("#review polyline.ai").get_attribute("points").split()
+        self.assertEqual(len(you), len(ai))
+        # The two curves are each other's complement: mirror images about 50%.
+        mid = None
+        for a, b in zip(you, ai):
+            ya, yb = float(a.split(",")[1]), float(b.split(",")[1])
+            mid = (ya + yb) / 2 if mid is None else mid
+            self.assertAlmostEqual((ya + yb) / 2, mid, places=0)
+        self.assertTrue(all(isinstance(e["value_before"], (int, float)) or "points" in e["value_before"] for e in review["moves"]))
 
     def test_the_game_list_and_option_forms_come_from_the_catalog(self):
         status, catalog = api("GET", "/games")
@@ -295,6 +341,7 @@ class Playground(unittest.TestCase):
         self.assertTrue(self.el("#history-box").get_attribute("open") is not None)
         self.assertEqual(len(self.els("#history li")), m["ply"])
         self.shot("tictactoe.png")
+        self.check_review(m, "tictactoe-review.png")
 
     def test_connect_four_scores_sit_above_their_columns_and_a_whole_match_plays(self):
         self.start("connect-four", {"cols": 5, "rows": 4, "k": 4}, level=10)
