@@ -17,3 +17,4 @@ mod pig;
 mod playground;
 mod process;
 mod replicas;
+mod review;
