@@ -174,7 +174,9 @@ pub fn review(
     let positions = replay(options, steps, names)?;
     let mut budget = Budget::new(limits, positions.len());
     let mut entries = Vec::with_capacity(positions.len());
-    for ((position, played), step) in positions.iter().zip(steps) {
+    // Last position first: the late ones are quick to solve and fill the
+    // memo that the early ones (the costly ones) then reuse.
+    for ((position, played), step) in positions.iter().zip(steps).rev() {
         let analysis = solver.analyse(position, &budget.next());
         let seat = seat_of(position.to_move());
         let e = entry(position, *played, &analysis, step.ply, names[seat], seat);
@@ -183,5 +185,6 @@ pub fn review(
         }
         entries.push(e);
     }
+    entries.reverse();
     Ok(Some(Review::new("tictactoe", names, entries)))
 }
