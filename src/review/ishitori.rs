@@ -297,17 +297,35 @@ pub fn review(
     let mut entries = Vec::with_capacity(positions.len());
     for (i, ((game, played), step)) in positions.iter().zip(steps).enumerate() {
         let slice = budget.next();
+        // Out of time with no table: only the move played is looked at (its
+        // value unknown unless it ends the game), and nothing is claimed.
+        let out_of_time = table.is_none() && slice.exhausted(0);
+        let candidates = if out_of_time { vec![*played] } else { game.legal_moves() };
         let mut values = Vec::new();
-        for mv in game.legal_moves() {
+        for mv in candidates {
             let child = game.apply(mv).map_err(|e| ReviewError::Unavailable(e.to_string()))?;
             values.push((mv, move_value(&child, table.as_ref(), solver, &slice)?));
         }
-        let Some(best) = values.iter().map(|(_, v)| *v).max_by_key(MoveValue::rank) else {
-            continue;
+        let unknown = MoveValue {
+            outcome: None,
+            plies: None,
+        };
+        let best = if out_of_time {
+            unknown
+        } else {
+            values
+                .iter()
+                .map(|(_, v)| *v)
+                .max_by_key(MoveValue::rank)
+                .unwrap_or(unknown)
         };
         let mine = values.iter().find(|(mv, _)| mv == played).map_or(best, |(_, v)| *v);
-        let exact = values.iter().all(|(_, v)| v.outcome.is_some());
-        let loss = (best.points() - mine.points()).max(0.0);
+        let exact = !out_of_time && values.iter().all(|(_, v)| v.outcome.is_some());
+        let loss = if out_of_time {
+            0.0
+        } else {
+            (best.points() - mine.points()).max(0.0)
+        };
         let seat: Seat = i % 2;
         entries.push(Entry {
             ply: step.ply,
@@ -315,13 +333,13 @@ pub fn review(
             mv: move_json(*played),
             best_moves: values
                 .iter()
-                .filter(|(_, v)| v.rank() == best.rank())
+                .filter(|(_, v)| !out_of_time && v.rank() == best.rank())
                 .map(|(mv, _)| move_json(*mv))
                 .collect(),
             value_before: best.json(),
             value_played: mine.json(),
             loss,
-            judgment: judge(loss, mine.rank() == best.rank()),
+            judgment: judge(loss, !out_of_time && mine.rank() == best.rank()),
             exact,
             value: first_player_value(seat, mine.points()),
         });

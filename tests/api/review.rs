@@ -591,6 +591,55 @@ async fn ishitori_review_of_a_huge_heap_gives_exact_outcomes_without_plies() {
     assert_eq!(first["exact"], true);
 }
 
+#[tokio::test]
+async fn a_review_out_of_time_claims_nothing() {
+    let app = spawn_app().await;
+    let review = post_review(
+        &app,
+        "ishitori",
+        json!({"options": {"remaining": "1000000000007", "take": [1, 2, 3]}, "moves": [{"take": 1}, {"take": 2}], "max_ms": 0}),
+    )
+    .await;
+    assert_eq!(review["exact"], false, "{review}");
+    for entry in review["moves"].as_array().unwrap() {
+        assert_eq!(entry["exact"], false, "{entry}");
+        assert_eq!(entry["best_moves"], json!([]), "{entry}");
+        assert!(entry["value_before"]["outcome"].is_null(), "{entry}");
+        assert_eq!(entry["loss"], 0.0, "{entry}");
+        assert_ne!(entry["judgment"], "best", "{entry}");
+    }
+}
+
+#[tokio::test]
+async fn big_boards_get_estimates_marked_inexact() {
+    let app = spawn_app().await;
+    let ttt = post_review(
+        &app,
+        "tictactoe",
+        json!({"options": {"rows": 15, "cols": 15}, "moves": [{"row": 7, "col": 7}, {"row": 7, "col": 8}], "max_ms": 200}),
+    )
+    .await;
+    let c4 = post_review(
+        &app,
+        "connect-four",
+        json!({"moves": [{"column": 4}, {"column": 4}], "max_ms": 100}),
+    )
+    .await;
+    for review in [&ttt, &c4] {
+        assert_eq!(review["exact"], false, "{review}");
+        for entry in review["moves"].as_array().unwrap() {
+            assert_eq!(entry["exact"], false, "{entry}");
+            // An estimate never says it is a proved outcome.
+            for value in [&entry["value_before"], &entry["value_played"]] {
+                let proved = !value["outcome"].is_null();
+                assert!(!proved || value["plies_to_end"].is_u64(), "{entry}");
+            }
+            let v = entry["value"].as_f64().unwrap();
+            assert!((-1.0..=1.0).contains(&v));
+        }
+    }
+}
+
 // Pig against the table.
 
 #[tokio::test]
