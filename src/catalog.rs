@@ -35,7 +35,8 @@ pub struct Endpoints {
     pub analysis: &'static str,
     /// `/matches` when the game can be played as a match, else null.
     pub matches: Option<&'static str>,
-    /// The stateless review endpoint, when there is one.
+    /// The stateless review endpoint, when there is one (those games'
+    /// matches are reviewed at `/matches/{id}/review` too).
     pub review: Option<&'static str>,
     /// `/analyze`: many positions of any games in one request, each named
     /// by its `id` as `game`.
@@ -100,7 +101,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 batch: BATCH,
                 analysis: "/pig/decision",
                 matches: MATCHES,
-                review: None,
+                review: Some("/pig/review"),
             },
             options: vec![
                 integer("goal", json!(100), (u64::from(MIN_GOAL), u64::from(pig_max_goal)), "Points to win."),
@@ -123,7 +124,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 batch: BATCH,
                 analysis: "/tictactoe/move",
                 matches: MATCHES,
-                review: None,
+                review: Some("/tictactoe/review"),
             },
             options: vec![
                 integer("rows", json!(3), side, "Rows of the board."),
@@ -143,7 +144,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 batch: BATCH,
                 analysis: "/ishitori/move",
                 matches: MATCHES,
-                review: None,
+                review: Some("/ishitori/review"),
             },
             options: vec![
                 integer("remaining", json!(21), (0, u64::MAX), "One heap's size (or give heaps); a decimal string is accepted too."),
@@ -199,7 +200,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 batch: BATCH,
                 analysis: "/connect-four/move",
                 matches: MATCHES,
-                review: None,
+                review: Some("/connect-four/review"),
             },
             options: vec![
                 integer(

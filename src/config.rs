@@ -133,6 +133,10 @@ pub struct Config {
     /// Finished tic-tac-toe answers kept for positions solved exactly (0: none).
     #[arg(long, env = "KIBITZ_TICTACTOE_ANSWER_CACHE", default_value_t = 4096)]
     pub tictactoe_answer_cache: usize,
+    /// Reviews of finished matches kept when every value in them is proved
+    /// (0: none).
+    #[arg(long, env = "KIBITZ_REVIEW_CACHE", default_value_t = 1024)]
+    pub review_cache: usize,
     /// Seconds that requests in flight get to finish after SIGTERM/SIGINT.
     #[arg(long, env = "KIBITZ_SHUTDOWN_GRACE_SECS", default_value_t = 30)]
     pub shutdown_grace_secs: u64,

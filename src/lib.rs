@@ -9,6 +9,7 @@ pub mod config;
 pub mod games;
 pub mod http;
 pub mod matches;
+pub mod review;
 pub mod solve;
 pub mod store;
 pub mod strategies;

@@ -46,7 +46,7 @@ fn token_hash(token: &str) -> String {
 }
 
 /// The bearer token of the request; 401 when there is none.
-fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
     let missing = || {
         ApiError::new(
             StatusCode::UNAUTHORIZED,
@@ -67,8 +67,7 @@ fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
 /// 403 unless the token hashes to the stored hash (compared in constant
 /// time, so the comparison leaks nothing about the hash).
 fn authorize(stored: &StoredMatch, token: &str) -> Result<(), ApiError> {
-    let offered = token_hash(token);
-    if bool::from(offered.as_bytes().ct_eq(stored.token_hash.as_bytes())) {
+    if token_matches(&stored.token_hash, token) {
         Ok(())
     } else {
         Err(ApiError::new(
@@ -78,8 +77,14 @@ fn authorize(stored: &StoredMatch, token: &str) -> Result<(), ApiError> {
     }
 }
 
+/// True when `token` hashes to `stored_hash` (compared in constant time).
+pub(crate) fn token_matches(stored_hash: &str, token: &str) -> bool {
+    let offered = token_hash(token);
+    bool::from(offered.as_bytes().ct_eq(stored_hash.as_bytes()))
+}
+
 /// Loads the match the request names and checks its token.
-async fn load_authorized(state: &AppState, id: &str, headers: &HeaderMap) -> Result<StoredMatch, ApiError> {
+pub(crate) async fn load_authorized(state: &AppState, id: &str, headers: &HeaderMap) -> Result<StoredMatch, ApiError> {
     let token = bearer(headers)?;
     let not_found = || ApiError::new(StatusCode::NOT_FOUND, format!("no match with id {:?}", truncate(id)));
     if !is_match_id(id) {

@@ -18,6 +18,7 @@ pub mod playground;
 pub mod pool;
 pub mod problems;
 pub mod rate_limit;
+pub mod review;
 pub mod search;
 pub mod state;
 pub mod tictactoe;
@@ -58,10 +59,15 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::POST, "/nine-square/move", post(nine_square::best_move)),
         (Method::POST, "/connect-four/move", post(connect_four::best_move)),
         (Method::POST, "/analyze", post(analyze::analyze)),
+        (Method::POST, "/tictactoe/review", post(review::tictactoe_review)),
+        (Method::POST, "/connect-four/review", post(review::connect_four_review)),
+        (Method::POST, "/ishitori/review", post(review::ishitori_review)),
+        (Method::POST, "/pig/review", post(review::pig_review)),
         (Method::POST, "/arena", post(arena::run)),
         (Method::POST, "/matches", post(matches::create)),
         (Method::GET, "/matches/{id}", get(matches::get_match)),
         (Method::POST, "/matches/{id}/moves", post(matches::play)),
+        (Method::GET, "/matches/{id}/review", get(review::match_review)),
         (Method::GET, "/", get(playground::index)),
         (Method::GET, "/playground/{file}", get(playground::asset)),
     ]

@@ -13,6 +13,7 @@ use crate::solve::tictactoe::TicTacToeSolver;
 use crate::store::Store;
 use crate::tables::cache::PigTables;
 
+use super::review::ReviewCache;
 use super::tictactoe::AnswerCache;
 
 /// Handlers extract this once per request: one reference count to bump,
@@ -32,6 +33,7 @@ pub struct Shared {
     pub connect_four: Arc<ConnectFourSolver>,
     pub search_pool: Arc<SearchPool>,
     pub tictactoe_answers: Arc<AnswerCache>,
+    pub review_cache: Arc<ReviewCache>,
     draining: AtomicBool,
 }
 
@@ -57,6 +59,7 @@ impl AppState {
             Duration::from_millis(config.search_queue_ms),
         ));
         let tictactoe_answers = Arc::new(AnswerCache::new(config.tictactoe_answer_cache));
+        let review_cache = Arc::new(ReviewCache::new(config.review_cache));
         Self(Arc::new(Shared {
             config: Arc::new(config),
             pig_tables,
@@ -67,6 +70,7 @@ impl AppState {
             connect_four,
             search_pool,
             tictactoe_answers,
+            review_cache,
             draining: AtomicBool::new(false),
         }))
     }

@@ -29,6 +29,22 @@ impl SearchLimits {
         self
     }
 
+    /// A share of this budget: the same node cap and cancellation, a
+    /// deadline at most `budget` from now (never past this one's). A review
+    /// hands each position a slice of the request's one budget.
+    pub fn slice(&self, budget: Duration) -> SearchLimits {
+        SearchLimits {
+            deadline: self.deadline.min(Instant::now() + budget),
+            max_nodes: self.max_nodes,
+            cancelled: Arc::clone(&self.cancelled),
+        }
+    }
+
+    /// Time left before the deadline (zero once it has passed).
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
     pub fn deadline(&self) -> Instant {
         self.deadline
     }

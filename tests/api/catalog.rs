@@ -44,6 +44,27 @@ async fn every_analysis_endpoint_in_the_catalog_is_served() {
 }
 
 #[tokio::test]
+async fn every_review_endpoint_in_the_catalog_is_served() {
+    let (app, games) = catalog().await;
+    let mut served = 0;
+    for game in &games {
+        let Some(path) = game["endpoints"]["review"].as_str() else {
+            continue;
+        };
+        assert_eq!(path, format!("/{}/review", game["id"].as_str().unwrap()));
+        // No moves is a 400 (moves is required), not a 404.
+        let r = app.post_json(path, &json!({})).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{path}");
+        // An empty record is a review with no moves.
+        let r = app.post_json(path, &json!({"moves": []})).await;
+        assert_eq!(r.status, StatusCode::OK, "{path}: {}", String::from_utf8_lossy(&r.body));
+        assert_eq!(r.json()["moves"], json!([]));
+        served += 1;
+    }
+    assert_eq!(served, 4, "pig, tictactoe, ishitori and connect-four have reviews");
+}
+
+#[tokio::test]
 async fn the_catalogs_defaults_are_what_a_new_match_fills_in() {
     let (app, games) = catalog().await;
     let mut checked = 0;
