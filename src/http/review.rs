@@ -35,8 +35,10 @@ use crate::solve::limits::SearchLimits;
 use crate::solve::memo::BoundedMemo;
 use crate::store::{timestamp, StoredMatch};
 
-/// Nodes each position's search may spend in the inline first try.
+/// Nodes each position's search may spend in the inline first try...
 const INLINE_NODES: u64 = 2_000;
+/// ...and the time the whole first try may take on the async thread.
+const INLINE_TIME: Duration = Duration::from_millis(1);
 
 /// Finished matches' reviews whose every value is proved.
 pub struct ReviewCache {
@@ -91,7 +93,8 @@ where
     F: Fn(&SearchLimits, bool) -> Result<Option<Review>, ReviewError> + Send + Sync + 'static,
 {
     let budget = Duration::from_millis(state.config.search_budget_ms(max_ms));
-    match work(&SearchLimits::within(budget).with_max_nodes(INLINE_NODES), true) {
+    let quick = SearchLimits::within(budget.min(INLINE_TIME)).with_max_nodes(INLINE_NODES);
+    match work(&quick, true) {
         Ok(Some(review)) => return Ok(Ok(review)),
         Err(e) => return Ok(Err(e)),
         Ok(None) => {}
