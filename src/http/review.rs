@@ -99,9 +99,13 @@ where
         Err(e) => return Ok(Err(e)),
         Ok(None) => {}
     }
-    let full = run_search(&state.config, &state.search_pool, "review", SearchBudget::own(max_ms), move |limits| {
-        work(limits, false)
-    })
+    let full = run_search(
+        &state.config,
+        &state.search_pool,
+        "review",
+        SearchBudget::own(max_ms),
+        move |limits| work(limits, false),
+    )
     .await?;
     Ok(full.and_then(|r| r.ok_or_else(|| ReviewError::Unavailable("the review did not finish".to_string()))))
 }
@@ -182,9 +186,13 @@ async fn review_ishitori(
         return Ok(Err(e));
     }
     let solver = Arc::clone(&state.ishitori);
-    let full = run_search(&state.config, &state.search_pool, "review", SearchBudget::own(max_ms), move |limits| {
-        ishitori::review(&solver, &options, &steps, names, limits)
-    })
+    let full = run_search(
+        &state.config,
+        &state.search_pool,
+        "review",
+        SearchBudget::own(max_ms),
+        move |limits| ishitori::review(&solver, &options, &steps, names, limits),
+    )
     .await?;
     Ok(full)
 }

@@ -841,6 +841,49 @@ async fn a_match_review_is_the_review_of_its_moves() {
     }
 }
 
+fn first_open_column(m: &Value) -> Value {
+    let top = m["state"]["board"][0].as_str().unwrap();
+    json!({"column": top.find('.').expect("an open column") + 1})
+}
+
+#[tokio::test]
+async fn a_connect_four_match_review_is_the_review_of_its_moves() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| c.search_queue_ms = 30_000).await;
+    assert_eq!(app.wait_ready().await.status, StatusCode::OK);
+    let options = json!({"cols": 5, "rows": 4, "k": 4});
+    let request = json!({"game": "connect-four", "options": options, "ai": {"level": 3}});
+    let (id, token, end) = play_match(&app, request, first_open_column).await;
+    let r = authorized(&app, Method::GET, &format!("/matches/{id}/review"), Some(&token), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let review = r.json();
+    assert_eq!(review["exact"], true, "a 5x4 grid is solved: {review}");
+    let history = end["history"].as_array().unwrap();
+    let record: Vec<Value> = history.iter().map(|e| e["move"].clone()).collect();
+    let stateless = post_review(&app, "connect-four", json!({"options": options, "moves": record})).await;
+    let entries = review["moves"].as_array().unwrap();
+    let expected = stateless["moves"].as_array().unwrap();
+    assert_eq!(entries.len(), history.len());
+    for ((entry, want), event) in entries.iter().zip(expected).zip(history) {
+        assert_eq!(entry["ply"], event["ply"]);
+        assert_eq!(entry["actor"], event["actor"]);
+        for field in [
+            "move",
+            "best_moves",
+            "value_before",
+            "value_played",
+            "loss",
+            "judgment",
+            "value",
+        ] {
+            assert_eq!(entry[field], want[field], "{field} at ply {}", event["ply"]);
+        }
+    }
+    // The person moved first, as X.
+    assert_eq!(end["state"]["human_plays"], "X");
+    assert_eq!(review["players"]["human"], stateless["players"]["X"]);
+    assert_eq!(review["players"]["ai"], stateless["players"]["O"]);
+}
+
 #[tokio::test]
 async fn match_reviews_need_the_matchs_token() {
     let app = spawn_app_on(TestDb::Sqlite, |c| c.search_queue_ms = 30_000).await;
