@@ -5,7 +5,12 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::games::connect_four::ConnectFourError;
+use crate::games::ishitori::IshitoriError;
+use crate::games::nine_square::PositionError as NineSquarePositionError;
+use crate::games::number_square::BoardError as NumberSquareBoardError;
 use crate::games::pig::PigError;
+use crate::games::tictactoe::TicTacToeError;
+use crate::matches::MatchError;
 use crate::store::StoreError;
 use crate::tables::cache::TableWorkerError;
 
@@ -132,15 +137,35 @@ impl IntoResponse for ApiError {
     }
 }
 
-impl From<PigError> for ApiError {
-    fn from(e: PigError) -> Self {
-        Self::unprocessable(e.to_string())
-    }
+/// The rules' errors: what the request got wrong, in the rules' own words.
+macro_rules! unprocessable_from {
+    ($($error:ty),* $(,)?) => {
+        $(
+            impl From<$error> for ApiError {
+                fn from(e: $error) -> Self {
+                    Self::unprocessable(e.to_string())
+                }
+            }
+        )*
+    };
 }
 
-impl From<ConnectFourError> for ApiError {
-    fn from(e: ConnectFourError) -> Self {
-        Self::unprocessable(e.to_string())
+unprocessable_from!(
+    PigError,
+    ConnectFourError,
+    TicTacToeError,
+    IshitoriError,
+    NumberSquareBoardError,
+    NineSquarePositionError,
+);
+
+impl From<MatchError> for ApiError {
+    fn from(e: MatchError) -> Self {
+        if e.is_client_error() {
+            Self::unprocessable(e.to_string())
+        } else {
+            Self::internal(&e)
+        }
     }
 }
 

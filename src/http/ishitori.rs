@@ -150,7 +150,7 @@ pub async fn analyse(
     request: MoveRequest,
     shared: Option<SharedDeadline>,
 ) -> Result<MoveResponse, ApiError> {
-    let game = Game::try_from(setup(&request)?).map_err(ishitori_error)?;
+    let game = Game::try_from(setup(&request)?)?;
     let solver = state.ishitori.clone();
     let analysis = run_search_cheap_first(
         &state.config,
@@ -160,8 +160,7 @@ pub async fn analyse(
         |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),
         move |limits| solver.best_move(&game, limits),
     )
-    .await?
-    .map_err(ishitori_error)?;
+    .await??;
     let (period, preperiod, residues, explanation) = match &analysis.explanation {
         Explanation::OneHeap { heap, rule } => {
             let body = rule_body(rule);
@@ -206,8 +205,4 @@ pub async fn analyse(
         explanation,
         nodes: analysis.nodes,
     })
-}
-
-fn ishitori_error(e: IshitoriError) -> ApiError {
-    ApiError::unprocessable(e.to_string())
 }

@@ -103,14 +103,6 @@ fn truncate(text: &str) -> String {
     text.chars().take(40).collect()
 }
 
-fn match_error(error: MatchError) -> ApiError {
-    if error.is_client_error() {
-        ApiError::unprocessable(error.to_string())
-    } else {
-        ApiError::internal(&error)
-    }
-}
-
 fn stamp(entries: Vec<HistoryEntry>, at: &str) -> Vec<StoredEvent> {
     entries
         .into_iter()
@@ -207,7 +199,7 @@ where
     })
     .await
     .map_err(|e| ApiError::internal(&e))?
-    .map_err(match_error)
+    .map_err(ApiError::from)
 }
 
 pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<NewMatch>) -> Result<Response, ApiError> {

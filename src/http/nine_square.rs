@@ -78,8 +78,7 @@ pub async fn analyse(
     request: MoveRequest,
     shared: Option<SharedDeadline>,
 ) -> Result<MoveResponse, ApiError> {
-    let position = Position::parse(&request.board, &request.player, request.dice)
-        .map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let position = Position::parse(&request.board, &request.player, request.dice)?;
     let score = position.board().score();
     let (strategy, result) = match request.strategy.as_deref().unwrap_or("best") {
         "best" => {

@@ -112,7 +112,7 @@ pub async fn analyse(
     request: MoveRequest,
     shared: Option<SharedDeadline>,
 ) -> Result<MoveResponse, ApiError> {
-    let board = Board::from_rows(&request.board).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let board = Board::from_rows(&request.board)?;
     let lead = score("my_score", request.my_score.unwrap_or(0))?
         - score("opponent_score", request.opponent_score.unwrap_or(0))?;
     let (strategy, analysis) = match request.strategy.as_deref().unwrap_or("best") {

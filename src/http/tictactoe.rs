@@ -220,7 +220,7 @@ pub async fn analyse(
                 .map_err(|_| ApiError::unprocessable(format!("k must be a positive integer (got {k})")))?,
         ),
     };
-    let position = Position::parse(&key.board, k).map_err(|e| ApiError::unprocessable(e.to_string()))?;
+    let position = Position::parse(&key.board, k)?;
     let solver = Arc::clone(&state.solver);
     let searched = position.clone();
     let analysis = run_search_cheap_first(
