@@ -18,3 +18,4 @@ mod pig;
 mod playground;
 mod process;
 mod replicas;
+mod stream;

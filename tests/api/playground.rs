@@ -87,7 +87,14 @@ async fn the_page_references_its_modules_and_every_reference_is_served() {
             "{name} is never loaded: {served:?}"
         );
     }
-    for game in ["pig", "tictactoe", "ishitori", "number-square", "nine-square", "connect-four"] {
+    for game in [
+        "pig",
+        "tictactoe",
+        "ishitori",
+        "number-square",
+        "nine-square",
+        "connect-four",
+    ] {
         assert!(served.contains(&format!("/playground/{game}.js")), "{game}: {served:?}");
     }
 }
