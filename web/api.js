@@ -24,6 +24,11 @@ async function request(method, path, { body, token } = {}) {
   } catch (e) {
     throw new ApiError(0, "The server did not answer", "is it still running? Your match is kept on the server; reload it once the server is back.");
   }
+  return answer(response);
+}
+
+// A finished response: its JSON, or an ApiError.
+async function answer(response) {
   const text = await response.text();
   let json = null;
   try {
@@ -38,6 +43,45 @@ async function request(method, path, { body, token } = {}) {
     throw new ApiError(response.status, `${response.status} ${title}`, detail);
   }
   return json;
+}
+
+// POST `body` asking for NDJSON: `onLine` sees each intermediate answer as
+// the search finds it; resolves to the final answer (without `final`).
+// Problems, and a server that answers plain JSON, are handled as request does.
+async function streamed(path, body, onLine) {
+  let response;
+  try {
+    response = await fetch(path, {
+      method: "POST",
+      headers: { Accept: "application/x-ndjson", "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError(0, "The server did not answer", "is it still running?");
+  }
+  const type = response.headers.get("Content-Type") || "";
+  if (!response.ok || !type.startsWith("application/x-ndjson") || !response.body) {
+    return answer(response);
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffered = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffered += value;
+    let end;
+    while ((end = buffered.indexOf("\n")) >= 0) {
+      const line = JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      const { final, ...fields } = line;
+      if (final) {
+        reader.cancel().catch(() => {});
+        return fields;
+      }
+      onLine(fields);
+    }
+  }
+  throw new ApiError(0, "The answer was cut short", "the connection closed before the search finished.");
 }
 
 // GET /games: the catalog of games, their options and strategies.
@@ -65,6 +109,8 @@ export const ishitoriMove = (body) => request("POST", "/ishitori/move", { body }
 export const numberSquareMove = (body) => request("POST", "/number-square/move", { body });
 export const nineSquareMove = (body) => request("POST", "/nine-square/move", { body });
 export const connectFourMove = (body) => request("POST", "/connect-four/move", { body });
+// The same, reporting the search's progress to `onLine` as it thinks.
+export const connectFourMoveStreamed = (body, onLine) => streamed("/connect-four/move", body, onLine);
 
 export const pigPolicy = ({ goal, die_sides, variant }) =>
   request("GET", `/pig/policy?goal=${goal}&die_sides=${die_sides}&variant=${encodeURIComponent(variant)}`);

@@ -2,7 +2,7 @@
 // first; a move is {column}, 1-based. Stones drop, so the person picks a
 // column: any cell of it, or the drop button above it.
 
-import { connectFourMove } from "./api.js";
+import { connectFourMoveStreamed } from "./api.js";
 import { grid as uiGrid, h } from "./ui.js";
 
 function lastAiMove(m) {
@@ -98,7 +98,13 @@ export default {
 
   async analyze(m) {
     const board = m.state.board;
-    const answer = await connectFourMove({ board, k: m.options.k, max_ms: 800 });
+    // While it thinks, the slot above the board says how far it got.
+    const slot = document.querySelector(".c4-scores-slot");
+    const answer = await connectFourMoveStreamed({ board, k: m.options.k, max_ms: 800 }, (line) =>
+      slot?.replaceChildren(
+        h("div", { class: "c4-thinking", role: "status" }, `Thinking: depth ${line.depth}, best column ${line.move.column}…`),
+      ),
+    );
     const row = h("div", { class: "c4-scores", role: "list" });
     row.style.setProperty("--cols", board[0].length);
     for (const mv of answer.moves) {

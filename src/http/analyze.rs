@@ -160,11 +160,11 @@ async fn answer(
     let shared = Some(shared);
     match game.as_ref().and_then(|g| g.as_str()) {
         Some("pig") => to_json(pig::decide(state, parse_object(json)?).await),
-        Some("tictactoe") => tictactoe::analyse(tictactoe, parse_object(json)?, shared).await,
+        Some("tictactoe") => tictactoe::analyse(tictactoe, parse_object(json)?, shared, None).await,
         Some("ishitori") => to_json(ishitori::analyse(state, parse_object(json)?, shared).await),
-        Some("number-square") => to_json(number_square::analyse(state, parse_object(json)?, shared).await),
-        Some("nine-square") => to_json(nine_square::analyse(state, parse_object(json)?, shared).await),
-        Some("connect-four") => to_json(connect_four::analyse(state, parse_object(json)?, shared).await),
+        Some("number-square") => to_json(number_square::analyse(state, parse_object(json)?, shared, None).await),
+        Some("nine-square") => to_json(nine_square::analyse(state, parse_object(json)?, shared, None).await),
+        Some("connect-four") => to_json(connect_four::analyse(state, parse_object(json)?, shared, None).await),
         _ => Err(unknown_game(game.as_ref())),
     }
 }

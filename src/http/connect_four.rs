@@ -1,13 +1,16 @@
 //! POST /connect-four/move.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
+use super::search::{run_search_cheap_first, Attempt, SearchBudget, SharedDeadline};
 use super::state::AppState;
+use super::stream::{self, Lines};
 use super::tictactoe::outcome_name;
 use crate::games::connect_four::{symbol, ConnectFour, Shape};
 use crate::solve::connect_four::Analysis;
@@ -135,17 +138,26 @@ fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
 
 pub async fn best_move(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
-) -> Result<Json<MoveResponse>, ApiError> {
-    analyse(&state, request, None).await.map(Json)
+) -> Result<Response, ApiError> {
+    if stream::wants_ndjson(&headers) {
+        return Ok(stream::respond(move |lines| async move {
+            stream::to_body(&analyse(&state, request, None, Some(lines)).await?)
+        })
+        .await);
+    }
+    Ok(Json(analyse(&state, request, None, None).await?).into_response())
 }
 
 /// The answer to a request, for the route and for a batch (whose `shared`
-/// deadline the search keeps to).
+/// deadline the search keeps to); the search's intermediate answers go to
+/// `lines` when there are any.
 pub async fn analyse(
     state: &AppState,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
+    lines: Option<Lines>,
 ) -> Result<MoveResponse, ApiError> {
     let game = position(&request)?;
     let solver = state.connect_four.clone();
@@ -156,7 +168,14 @@ pub async fn analyse(
         "connect_four",
         SearchBudget::own(request.max_ms).within(shared),
         |a: &Analysis| a.solved,
-        move |limits| solver.analyse(&searched, limits),
+        move |limits, attempt| match (&lines, attempt) {
+            (Some(lines), Attempt::Pool) => solver.analyse_reporting(
+                &searched,
+                limits,
+                Some(&mut |a: &Analysis| lines.send(&response(&searched, a))),
+            ),
+            _ => solver.analyse(&searched, limits),
+        },
     )
     .await?;
     Ok(response(&game, &analysis))

@@ -158,7 +158,7 @@ pub async fn analyse(
         "ishitori",
         SearchBudget::own(request.max_ms).within(shared),
         |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),
-        move |limits| solver.best_move(&game, limits),
+        move |limits, _| solver.best_move(&game, limits),
     )
     .await??;
     let (period, preperiod, residues, explanation) = match &analysis.explanation {

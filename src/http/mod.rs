@@ -21,6 +21,7 @@ pub mod rate_limit;
 pub mod review;
 pub mod search;
 pub mod state;
+pub mod stream;
 pub mod tictactoe;
 
 use std::time::Duration;
@@ -30,7 +31,8 @@ use axum::http::{HeaderValue, Method, StatusCode};
 use axum::routing::{get, post, MethodRouter};
 use axum::{middleware, Router};
 use tower::ServiceBuilder;
-use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{NotForContentType, Predicate};
+use tower_http::compression::{CompressionLayer, DefaultPredicate};
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::map_response_body::MapResponseBodyLayer;
@@ -132,7 +134,11 @@ pub fn router(state: AppState) -> Router {
                     .on_response(DefaultOnResponse::new().level(Level::INFO)),
             )
             .layer(PropagateRequestIdLayer::x_request_id())
-            .layer(CompressionLayer::new())
+            // Not NDJSON: a compressor would hold a stream's lines back.
+            .layer(
+                CompressionLayer::new()
+                    .compress_when(DefaultPredicate::new().and(NotForContentType::const_new(stream::NDJSON))),
+            )
             .layer(cors(&config))
             .layer(middleware::from_fn(problems::problem_for_plain_errors))
             .layer(TimeoutLayer::with_status_code(

@@ -1,6 +1,8 @@
 //! POST /nine-square/move.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
@@ -8,8 +10,9 @@ use super::error::ApiError;
 use super::extract::ApiJson;
 use super::search::{run_search, SearchBudget, SharedDeadline};
 use super::state::AppState;
-use crate::games::nine_square::{Coord, Position};
-use crate::solve::nine_square::{best_placements, SearchResult};
+use super::stream::{self, Lines};
+use crate::games::nine_square::{Coord, Position, Score};
+use crate::solve::nine_square::{best_placements, best_placements_reporting, SearchResult};
 use crate::strategies::nine_square::greedy_placements;
 
 /// Stateless answers are repeatable for the same budget in nodes; a fixed
@@ -66,17 +69,26 @@ fn greedy(position: &Position) -> Result<SearchResult, ApiError> {
 
 pub async fn best_move(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
-) -> Result<Json<MoveResponse>, ApiError> {
-    analyse(&state, request, None).await.map(Json)
+) -> Result<Response, ApiError> {
+    if stream::wants_ndjson(&headers) {
+        return Ok(stream::respond(move |lines| async move {
+            stream::to_body(&analyse(&state, request, None, Some(lines)).await?)
+        })
+        .await);
+    }
+    Ok(Json(analyse(&state, request, None, None).await?).into_response())
 }
 
 /// The answer to a request, for the route and for a batch (whose `shared`
-/// deadline the search keeps to).
+/// deadline the search keeps to); the search's intermediate answers go to
+/// `lines` when there are any.
 pub async fn analyse(
     state: &AppState,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
+    lines: Option<Lines>,
 ) -> Result<MoveResponse, ApiError> {
     let position = Position::parse(&request.board, &request.player, request.dice)?;
     let score = position.board().score();
@@ -88,7 +100,15 @@ pub async fn analyse(
                 &state.search_pool,
                 "nine_square",
                 SearchBudget::own(request.max_ms).within(shared),
-                move |limits| best_placements(&searched, limits, STATELESS_SEED),
+                move |limits| match &lines {
+                    Some(lines) => best_placements_reporting(
+                        &searched,
+                        limits,
+                        STATELESS_SEED,
+                        Some(&mut |r: &SearchResult| lines.send(&response(r, score, "best"))),
+                    ),
+                    None => best_placements(&searched, limits, STATELESS_SEED),
+                },
             )
             .await?;
             ("best", result)
@@ -100,7 +120,12 @@ pub async fn analyse(
             )))
         }
     };
-    Ok(MoveResponse {
+    Ok(response(&result, score, strategy))
+}
+
+/// The response for a search's result on a board that scores `score`.
+fn response(result: &SearchResult, score: Score, strategy: &'static str) -> MoveResponse {
+    MoveResponse {
         placements: result
             .placements
             .iter()
@@ -114,5 +139,5 @@ pub async fn analyse(
         solved: result.solved,
         nodes: result.nodes,
         strategy,
-    })
+    }
 }

@@ -1,13 +1,16 @@
 //! POST /number-square/move.
 
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
+use super::search::{run_search_cheap_first, Attempt, SearchBudget, SharedDeadline};
 use super::state::AppState;
+use super::stream::{self, Lines};
 use crate::games::number_square::{Board, Tile};
 use crate::solve::number_square::{Analysis, MoveBound};
 use crate::strategies::number_square::{lookahead2, lookahead2_scores};
@@ -100,17 +103,26 @@ fn lookahead2_analysis(board: &Board) -> Result<Analysis, ApiError> {
 
 pub async fn best_move(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
-) -> Result<Json<MoveResponse>, ApiError> {
-    analyse(&state, request, None).await.map(Json)
+) -> Result<Response, ApiError> {
+    if stream::wants_ndjson(&headers) {
+        return Ok(stream::respond(move |lines| async move {
+            stream::to_body(&analyse(&state, request, None, Some(lines)).await?)
+        })
+        .await);
+    }
+    Ok(Json(analyse(&state, request, None, None).await?).into_response())
 }
 
 /// The answer to a request, for the route and for a batch (whose `shared`
-/// deadline the search keeps to).
+/// deadline the search keeps to); the search's intermediate answers go to
+/// `lines` when there are any.
 pub async fn analyse(
     state: &AppState,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
+    lines: Option<Lines>,
 ) -> Result<MoveResponse, ApiError> {
     let board = Board::from_rows(&request.board)?;
     let lead = score("my_score", request.my_score.unwrap_or(0))?
@@ -124,7 +136,14 @@ pub async fn analyse(
                 "number_square",
                 SearchBudget::own(request.max_ms).within(shared),
                 |a: &Option<Analysis>| a.as_ref().is_none_or(|a| a.solved),
-                move |limits| solver.analyse(&board, limits),
+                move |limits, attempt| match (&lines, attempt) {
+                    (Some(lines), Attempt::Pool) => solver.analyse_reporting(
+                        &board,
+                        limits,
+                        Some(&mut |a: &Analysis| lines.send(&response(a, lead, "best"))),
+                    ),
+                    _ => solver.analyse(&board, limits),
+                },
             )
             .await?
             .ok_or_else(|| ApiError::unprocessable("the game is already over"))?;
@@ -137,8 +156,13 @@ pub async fn analyse(
             )))
         }
     };
+    Ok(response(&analysis, lead, strategy))
+}
+
+/// The response for an analysis, given the mover's lead so far.
+fn response(analysis: &Analysis, lead: i64, strategy: &'static str) -> MoveResponse {
     let final_margin = lead + analysis.value;
-    Ok(MoveResponse {
+    MoveResponse {
         chosen: analysis.best_move.into(),
         value: analysis.value,
         final_margin,
@@ -163,7 +187,7 @@ pub async fn analyse(
                 },
             })
             .collect(),
-        principal_variation: analysis.principal_variation.into_iter().map(At::from).collect(),
+        principal_variation: analysis.principal_variation.iter().copied().map(At::from).collect(),
         strategy,
-    })
+    }
 }

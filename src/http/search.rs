@@ -75,6 +75,15 @@ impl SharedDeadline {
     }
 }
 
+/// Which run of [`run_search_cheap_first`] a call of its work is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// The quick try on the async thread (nothing to report on).
+    Inline,
+    /// The real search on the blocking pool.
+    Pool,
+}
+
 /// First tries `work` inline under a small node budget; if `is_final` says
 /// the answer cannot improve (solved, or an error), returns it without the
 /// cost of a thread handoff. Otherwise runs it again on the blocking pool
@@ -93,16 +102,16 @@ pub async fn run_search_cheap_first<T, F>(
 ) -> Result<T, ApiError>
 where
     T: Send + 'static,
-    F: Fn(&SearchLimits) -> T + Send + 'static,
+    F: Fn(&SearchLimits, Attempt) -> T + Send + 'static,
 {
     let started = Instant::now();
     let own = Duration::from_millis(config.search_budget_ms(budget.max_ms));
-    let quick = work(&SearchLimits::within(own).with_max_nodes(INLINE_NODES));
+    let quick = work(&SearchLimits::within(own).with_max_nodes(INLINE_NODES), Attempt::Inline);
     if is_final(&quick) {
         metrics::histogram!("kibitz_solver_seconds", "solver" => solver).record(started.elapsed().as_secs_f64());
         return Ok(quick);
     }
-    run_search(config, pool, solver, budget, work).await
+    run_search(config, pool, solver, budget, move |limits| work(limits, Attempt::Pool)).await
 }
 
 /// Runs `work` on the blocking pool, once `pool` has a worker free, with limits from the request's `max_ms`

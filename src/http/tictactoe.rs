@@ -9,15 +9,16 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{FromRef, State};
-use axum::http::header;
+use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
 use super::pool::SearchPool;
-use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
+use super::search::{run_search_cheap_first, Attempt, SearchBudget, SharedDeadline};
 use super::state::AppState;
+use super::stream::{self, Lines};
 use crate::config::Config;
 use crate::games::tictactoe::Position;
 use crate::solve::memo::{BoundedMemo, MemoStats};
@@ -194,17 +195,25 @@ fn response(position: &Position, analysis: &Analysis) -> MoveResponse {
 
 pub async fn best_move(
     State(state): State<TicTacToeState>,
+    headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    analyse(&state, request, None).await.map(json_body)
+    if stream::wants_ndjson(&headers) {
+        return Ok(
+            stream::respond(move |lines| async move { analyse(&state, request, None, Some(lines)).await }).await,
+        );
+    }
+    analyse(&state, request, None, None).await.map(json_body)
 }
 
 /// The finished response body for a request, for the route and for a batch
-/// (whose `shared` deadline the search keeps to).
+/// (whose `shared` deadline the search keeps to); the search's
+/// intermediate answers go to `lines` when there are any.
 pub async fn analyse(
     state: &TicTacToeState,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
+    lines: Option<Lines>,
 ) -> Result<Bytes, ApiError> {
     let key = AnswerKey {
         board: request.board,
@@ -229,7 +238,14 @@ pub async fn analyse(
         "tictactoe",
         SearchBudget::own(request.max_ms).within(shared),
         |a: &Analysis| a.solved,
-        move |limits| solver.analyse(&searched, limits),
+        move |limits, attempt| match (&lines, attempt) {
+            (Some(lines), Attempt::Pool) => solver.analyse_reporting(
+                &searched,
+                limits,
+                Some(&mut |a: &Analysis| lines.send(&response(&searched, a))),
+            ),
+            _ => solver.analyse(&searched, limits),
+        },
     )
     .await?;
     let body = Bytes::from(serde_json::to_vec(&response(&position, &analysis)).map_err(|e| ApiError::internal(&e))?);

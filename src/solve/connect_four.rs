@@ -22,6 +22,7 @@ use super::limits::SearchLimits;
 use super::negamax::{Negamax, Settled, Solvable};
 use super::table::SharedTable;
 use super::tictactoe::Outcome;
+use super::Progress;
 use crate::games::connect_four::bits::Bits;
 use crate::games::connect_four::board::{Board, Dims, Geometry, Standard};
 use crate::games::connect_four::ConnectFour;
@@ -174,16 +175,29 @@ impl ConnectFourSolver {
     /// Every column's score within `limits`, and the best move. The game
     /// must not be over.
     pub fn analyse(&self, game: &ConnectFour, limits: &SearchLimits) -> Analysis {
+        self.analyse_reporting(game, limits, None)
+    }
+
+    /// [`ConnectFourSolver::analyse`], reporting the analysis once the
+    /// estimates are in and again after each column proved, while the
+    /// answer is not yet solved (the principal variation of a report is
+    /// just its best move).
+    pub fn analyse_reporting(
+        &self,
+        game: &ConnectFour,
+        limits: &SearchLimits,
+        progress: Progress<'_, Analysis>,
+    ) -> Analysis {
         let shape = game.shape();
         if shape.is_standard() {
             let geo = Geometry::<u64, _>::new(Standard);
-            self.analyse_board(game.to_board(&geo), limits)
+            self.analyse_board(game.to_board(&geo), limits, progress)
         } else if shape.fits_u64() {
             let geo = Geometry::<u64, _>::new(shape.dims());
-            self.analyse_board(game.to_board(&geo), limits)
+            self.analyse_board(game.to_board(&geo), limits, progress)
         } else {
             let geo = Geometry::<u128, _>::new(shape.dims());
-            self.analyse_board(game.to_board(&geo), limits)
+            self.analyse_board(game.to_board(&geo), limits, progress)
         }
     }
 
@@ -192,10 +206,15 @@ impl ConnectFourSolver {
     #[doc(hidden)]
     pub fn analyse_wide(&self, game: &ConnectFour, limits: &SearchLimits) -> Analysis {
         let geo = Geometry::<u128, _>::new(game.shape().dims());
-        self.analyse_board(game.to_board(&geo), limits)
+        self.analyse_board(game.to_board(&geo), limits, None)
     }
 
-    fn analyse_board<'g, B: Bits, D: Dims>(&self, board: Board<'g, B, D>, limits: &SearchLimits) -> Analysis {
+    fn analyse_board<'g, B: Bits, D: Dims>(
+        &self,
+        board: Board<'g, B, D>,
+        limits: &SearchLimits,
+        mut progress: Progress<'_, Analysis>,
+    ) -> Analysis {
         let geo = board.geo;
         let cells = geo.area();
         let estimate_limits = limits.clone().with_max_nodes(limits.max_nodes().min(ESTIMATE_NODES));
@@ -219,6 +238,27 @@ impl ConnectFourSolver {
                 };
             }
         }
+        // Reports: the columns so far, while the answer is not yet solved.
+        let mut report = |columns: &[ColumnValue], nodes: u64| {
+            if let Some(report) = progress.as_deref_mut() {
+                let (best, score, solved) = choose(board, columns);
+                if !solved {
+                    report(&Analysis {
+                        player: (board.moves % 2) as Seat,
+                        best,
+                        score,
+                        solved,
+                        depth,
+                        nodes,
+                        columns: columns.to_vec(),
+                        principal_variation: vec![best],
+                        cells,
+                        stones: board.moves,
+                    });
+                }
+            }
+        };
+        report(&columns, nodes);
         // A symmetric position's mirror columns score alike: solve one of each.
         let symmetric = board.position_key() == board.mirrored_key();
         for &col in &geo.order {
@@ -242,25 +282,12 @@ impl ConnectFourSolver {
                     score: Some(exact),
                     solved: true,
                 };
+                report(&columns, nodes + search.nodes);
             } else {
                 break;
             }
         }
-        let playable: Vec<&ColumnValue> = columns.iter().filter(|c| c.score.is_some()).collect();
-        let wins_at_once = win_score(cells, board.moves);
-        let solved =
-            playable.iter().all(|c| c.solved) || playable.iter().any(|c| c.solved && c.score == Some(wins_at_once));
-        // Highest score; among equals the column nearest the centre.
-        let best = geo
-            .order
-            .iter()
-            .filter_map(|&col| columns[col as usize].score.map(|s| (s, col)))
-            .fold(None, |best: Option<(i32, u32)>, (s, col)| match best {
-                Some((top, _)) if top >= s => best,
-                _ => Some((s, col)),
-            })
-            .map_or(0, |(_, col)| col);
-        let score = columns[best as usize].score.unwrap_or(0);
+        let (best, score, solved) = choose(board, &columns);
         let principal_variation = if solved {
             principal_variation(&mut search, board, best, score)
         } else {
@@ -283,6 +310,28 @@ impl ConnectFourSolver {
             stones: board.moves,
         }
     }
+}
+
+/// The best column (highest score; among equals the column nearest the
+/// centre), its score, and whether the analysis is solved: every playable
+/// column exact, or one proved to win at once.
+fn choose<B: Bits, D: Dims>(board: Board<'_, B, D>, columns: &[ColumnValue]) -> (u32, i32, bool) {
+    let cells = board.geo.area();
+    let wins_at_once = win_score(cells, board.moves);
+    let mut playable = columns.iter().filter(|c| c.score.is_some());
+    let solved = playable.clone().all(|c| c.solved) || playable.any(|c| c.solved && c.score == Some(wins_at_once));
+    let best = board
+        .geo
+        .order
+        .iter()
+        .filter_map(|&col| columns[col as usize].score.map(|s| (s, col)))
+        .fold(None, |best: Option<(i32, u32)>, (s, col)| match best {
+            Some((top, _)) if top >= s => best,
+            _ => Some((s, col)),
+        })
+        .map_or(0, |(_, col)| col);
+    let score = columns[best as usize].score.unwrap_or(0);
+    (best, score, solved)
 }
 
 /// The exact score of playing `col` (which has room), or None if the

@@ -10,3 +10,9 @@ pub mod number_square;
 pub mod pig;
 pub mod table;
 pub mod tictactoe;
+
+/// A search's optional progress hook: called on the searching thread after
+/// each completed iteration with the analysis as it stands (the same type
+/// the search returns at the end). Domain code knows nothing of where the
+/// reports go.
+pub type Progress<'a, A> = Option<&'a mut dyn FnMut(&A)>;

@@ -15,7 +15,7 @@
 //! search limited by nodes (not by time) is repeatable.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -24,6 +24,7 @@ use crate::games::nine_square::{
     cells_of, line_len, lines_through, Board, Coord, Player, Position, Turn, BOX_LINES, CELLS, DIE_FACES,
 };
 use crate::solve::limits::SearchLimits;
+use crate::solve::Progress;
 
 /// The search's answer for one turn.
 #[derive(Clone, Debug, PartialEq)]
@@ -63,13 +64,31 @@ const PLAYOUT_SAMPLES: usize = 16;
 /// Chooses the placements for `position`'s turn. `seed` makes the search
 /// repeatable when `limits` stops it by node count.
 pub fn best_placements(position: &Position, limits: &SearchLimits, seed: u64) -> SearchResult {
+    best_placements_reporting(position, limits, seed, None)
+}
+
+/// How often the sampling search reports how it stands.
+pub const REPORT_EVERY: Duration = Duration::from_millis(250);
+
+/// [`best_placements`], reporting the sampling search's current choice
+/// every [`REPORT_EVERY`]: the placements already decided, then the most
+/// visited cells after them as far as the tree reaches (so a report may
+/// hold fewer placements than the turn is due). The exact endgame, which
+/// takes well under a second, is not reported on. The reports do not
+/// change the search.
+pub fn best_placements_reporting(
+    position: &Position,
+    limits: &SearchLimits,
+    seed: u64,
+    progress: Progress<'_, SearchResult>,
+) -> SearchResult {
     let mut nodes = 0;
     if position.board().empty_count() <= EXACT_MAX_EMPTY {
         if let Some(result) = solve_endgame(position, limits, &mut nodes) {
             return result;
         }
     }
-    Mcts::new(position, seed).run(limits, nodes)
+    Mcts::new(position, seed).run(limits, nodes, progress)
 }
 
 // ---------------------------------------------------------------------------
@@ -310,10 +329,11 @@ impl Mcts {
         }
     }
 
-    fn run(mut self, limits: &SearchLimits, mut nodes: u64) -> SearchResult {
+    fn run(mut self, limits: &SearchLimits, mut nodes: u64, mut progress: Progress<'_, SearchResult>) -> SearchResult {
         let mut root: NodeId = 0;
         let mut board = self.root_board;
         let mut placements = Vec::with_capacity(self.due);
+        let mut next_report = Instant::now() + REPORT_EVERY;
         for step in 0..self.due {
             let steps_left = (self.due - step) as u64;
             let node_target = nodes + limits.max_nodes().saturating_sub(nodes) / steps_left;
@@ -321,6 +341,12 @@ impl Mcts {
             let time_target = now + limits.deadline().saturating_duration_since(now) / steps_left as u32;
             while nodes < node_target && Instant::now() < time_target && !limits.exhausted(nodes) {
                 nodes += self.iterate(root, &board);
+                if let Some(report) = progress.as_deref_mut() {
+                    if Instant::now() >= next_report {
+                        report(&self.provisional(root, &placements, nodes));
+                        next_report = Instant::now() + REPORT_EVERY;
+                    }
+                }
             }
             let (cell, child) = self.choose(root, &board);
             board.place_index(cell, self.player);
@@ -341,6 +367,38 @@ impl Mcts {
         SearchResult {
             placements,
             expected_margin,
+            solved: false,
+            nodes,
+        }
+    }
+
+    /// How the search stands: `placements` decided so far, then from
+    /// `root` the most visited cells while the tree has them.
+    fn provisional(&self, root: NodeId, placements: &[Coord], nodes: u64) -> SearchResult {
+        let mut placements = placements.to_vec();
+        let mut id = root;
+        while placements.len() < self.due {
+            let NodeKind::Decision { children, .. } = &self.nodes[id as usize].kind else {
+                break;
+            };
+            let Some(&(cell, child)) = children
+                .iter()
+                .max_by_key(|&&(_, child)| self.nodes[child as usize].visits)
+            else {
+                break;
+            };
+            placements.push(Coord::from_index(usize::from(cell)));
+            id = child;
+        }
+        let node = &self.nodes[id as usize];
+        let node = if node.visits > 0 {
+            node
+        } else {
+            &self.nodes[root as usize]
+        };
+        SearchResult {
+            placements,
+            expected_margin: node.mean_for(self.player),
             solved: false,
             nodes,
         }

@@ -11,6 +11,7 @@
 use crate::games::number_square::{game_end, Board, Geometry, Tile, TileBits, Wide, MAX_TILES};
 use crate::solve::limits::SearchLimits;
 use crate::solve::memo::{BoundedMemo, MemoStats};
+use crate::solve::Progress;
 
 /// Entries kept by [`NumberSquareSolver::default`] (some 20 MB at most;
 /// only positions searched 5 plies or deeper are shared).
@@ -151,20 +152,37 @@ impl NumberSquareSolver {
     /// Always completes at least a one-ply search, then deepens until the
     /// game is solved or `limits` are exhausted.
     pub fn analyse(&self, board: &Board, limits: &SearchLimits) -> Option<Analysis> {
+        self.analyse_reporting(board, limits, None)
+    }
+
+    /// [`NumberSquareSolver::analyse`], reporting the analysis after each
+    /// completed depth that does not solve the game (a report's principal
+    /// variation is the iteration's own line, not lengthened from the memo).
+    pub fn analyse_reporting(
+        &self,
+        board: &Board,
+        limits: &SearchLimits,
+        progress: Progress<'_, Analysis>,
+    ) -> Option<Analysis> {
         if board.is_over() {
             return None;
         }
         let tiles = board.size() * board.size();
         if tiles <= u64::CAPACITY {
-            self.analyse_with::<u64>(board, limits)
+            self.analyse_with::<u64>(board, limits, progress)
         } else if tiles <= u128::CAPACITY {
-            self.analyse_with::<u128>(board, limits)
+            self.analyse_with::<u128>(board, limits, progress)
         } else {
-            self.analyse_with::<Wide>(board, limits)
+            self.analyse_with::<Wide>(board, limits, progress)
         }
     }
 
-    fn analyse_with<B: TileBits>(&self, board: &Board, limits: &SearchLimits) -> Option<Analysis> {
+    fn analyse_with<B: TileBits>(
+        &self,
+        board: &Board,
+        limits: &SearchLimits,
+        mut progress: Progress<'_, Analysis>,
+    ) -> Option<Analysis> {
         let mut search = Search::<B>::new(board, &self.memo, limits);
         let root = B::from_wide(board.taken_bits());
         let fingerprint = search.fingerprint(root);
@@ -184,6 +202,17 @@ impl NumberSquareSolver {
             };
             order = moves.iter().map(|m| m.index).collect();
             let solved = moves.iter().all(|m| m.complete);
+            if let (Some(report), false, Some(best)) = (progress.as_deref_mut(), solved, moves.first()) {
+                report(&Analysis {
+                    best_move: board.tile_of(best.index as usize),
+                    value: best.value,
+                    solved,
+                    depth,
+                    nodes: search.nodes,
+                    moves: listed_moves(board, &moves),
+                    principal_variation: best.line.iter().map(|&index| board.tile_of(index as usize)).collect(),
+                });
+            }
             finished = Some((depth, moves));
             if solved {
                 break;

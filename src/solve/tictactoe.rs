@@ -28,6 +28,7 @@ mod search;
 use crate::games::tictactoe::{Player, Position};
 use crate::solve::limits::SearchLimits;
 use crate::solve::memo::MemoStats;
+use crate::solve::Progress;
 
 use board::{Geometry, SearchBoard, INFINITY, MATE_THRESHOLD};
 use search::{is_mate, plies_of_mate, Memo, Search};
@@ -113,6 +114,18 @@ impl TicTacToeSolver {
     /// The best move for the player to move, every move's value and the
     /// principal variation, within `limits`.
     pub fn analyse(&self, position: &Position, limits: &SearchLimits) -> Analysis {
+        self.analyse_reporting(position, limits, None)
+    }
+
+    /// [`TicTacToeSolver::analyse`], reporting the analysis after each
+    /// completed depth that does not finish the search (its principal
+    /// variation follows the memo only, so reporting costs no search).
+    pub fn analyse_reporting(
+        &self,
+        position: &Position,
+        limits: &SearchLimits,
+        mut progress: Progress<'_, Analysis>,
+    ) -> Analysis {
         let geo = Geometry::new(position.rows(), position.cols(), position.k());
         let mut search = Search::new(SearchBoard::new(&geo, position), &self.memo, limits);
         let empties = position.board().empty_cells();
@@ -149,43 +162,63 @@ impl TicTacToeSolver {
                         rank_unsearched_below(&mut root, &statics);
                     }
                     depth_done = depth;
+                    if let Some(report) = progress.as_deref_mut() {
+                        let more = depth < empties as u32 && !judge.finished(&root, depth_done);
+                        if more {
+                            // The memo's line: no search, so nothing changes.
+                            report(&summarise(position, &mut search, &root, &judge, depth_done, true));
+                        }
+                    }
                 }
                 None => break,
             }
         }
+        summarise(position, &mut search, &root, &judge, depth_done, restricted)
+    }
+}
 
-        let best = choose(&root);
-        let moves: Vec<MoveAnalysis> = root
-            .iter()
-            .map(|m| {
-                let verdict = judge.verdict(m.score, depth_done);
-                MoveAnalysis {
-                    index: m.index,
-                    outcome: verdict.map(|v| v.0),
-                    plies_to_end: verdict.map(|v| v.1),
-                    score: m.score,
-                }
-            })
-            .collect();
-        let chosen = moves[best].clone();
-        let solved = chosen.outcome.is_some()
-            && (chosen.outcome == Some(Outcome::Win) || moves.iter().all(|m| m.outcome.is_some()));
-        // A proved result may be longer than the depth searched (the horizon
-        // sees double threats), and the line should reach the end.
-        let pv_length = depth_done.max(chosen.plies_to_end.unwrap_or(0));
-        let principal_variation = principal_variation(&mut search, chosen.index, pv_length, restricted);
-        Analysis {
-            player: position.to_move(),
-            best_move: chosen.index,
-            outcome: if solved { chosen.outcome } else { None },
-            plies_to_end: if solved { chosen.plies_to_end } else { None },
-            score: chosen.score,
-            solved,
-            depth: depth_done,
-            nodes: search.nodes,
-            moves,
-            principal_variation,
-        }
+/// The analysis from the root moves' scores after `depth_done` plies.
+/// `memo_line`: follow only the memo's moves for the principal variation
+/// (always so on big boards).
+fn summarise(
+    position: &Position,
+    search: &mut Search,
+    root: &[RootMove],
+    judge: &Judge,
+    depth_done: u32,
+    memo_line: bool,
+) -> Analysis {
+    let best = choose(root);
+    let moves: Vec<MoveAnalysis> = root
+        .iter()
+        .map(|m| {
+            let verdict = judge.verdict(m.score, depth_done);
+            MoveAnalysis {
+                index: m.index,
+                outcome: verdict.map(|v| v.0),
+                plies_to_end: verdict.map(|v| v.1),
+                score: m.score,
+            }
+        })
+        .collect();
+    let chosen = moves[best].clone();
+    let solved =
+        chosen.outcome.is_some() && (chosen.outcome == Some(Outcome::Win) || moves.iter().all(|m| m.outcome.is_some()));
+    // A proved result may be longer than the depth searched (the horizon
+    // sees double threats), and the line should reach the end.
+    let pv_length = depth_done.max(chosen.plies_to_end.unwrap_or(0));
+    let principal_variation = principal_variation(search, chosen.index, pv_length, memo_line);
+    Analysis {
+        player: position.to_move(),
+        best_move: chosen.index,
+        outcome: if solved { chosen.outcome } else { None },
+        plies_to_end: if solved { chosen.plies_to_end } else { None },
+        score: chosen.score,
+        solved,
+        depth: depth_done,
+        nodes: search.nodes,
+        moves,
+        principal_variation,
     }
 }
 

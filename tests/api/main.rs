@@ -19,3 +19,4 @@ mod playground;
 mod process;
 mod replicas;
 mod review;
+mod stream;

@@ -1,0 +1,174 @@
+//! NDJSON answers of the search endpoints (`Accept: application/x-ndjson`).
+//!
+//! The search reports on its blocking thread through [`Lines`], which
+//! queues each report as a line on a small bounded channel and drops it
+//! when the channel is full: a slow reader costs lines, never memory, and
+//! never holds the search up. The body stream owns the search's future, so
+//! a client that goes away drops it, and with it the guard that cancels the
+//! search (see [`super::search`]).
+//!
+//! The response starts once there is something to send: the first report,
+//! or the whole answer. An error before that (bad input, every search worker
+//! busy) is still an ordinary problem response with its status.
+
+use std::future::Future;
+
+use axum::body::{Body, Bytes};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use futures_util::StreamExt;
+use serde::Serialize;
+use tokio::sync::mpsc;
+
+use super::error::ApiError;
+
+pub const NDJSON: &str = "application/x-ndjson";
+
+/// Reports waiting to be written; later ones are dropped while it is full.
+const LINES_BUFFERED: usize = 4;
+
+/// True when the request's Accept header names NDJSON.
+pub fn wants_ndjson(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|range| {
+            range
+                .split(';')
+                .next()
+                .is_some_and(|media| media.trim().eq_ignore_ascii_case(NDJSON))
+        })
+}
+
+/// Where a search's intermediate answers go. Cheap to clone.
+#[derive(Clone)]
+pub struct Lines {
+    tx: mpsc::Sender<Bytes>,
+}
+
+impl Lines {
+    /// Queues `body` (a response, serialised as a JSON object) as a line
+    /// with `"final": false`; drops it if the reader is behind.
+    pub fn send<T: Serialize>(&self, body: &T) {
+        let Some(line) = serde_json::to_vec(body).ok().and_then(|json| line(json, false)) else {
+            return;
+        };
+        if self.tx.try_send(line).is_err() {
+            metrics::counter!("kibitz_stream_lines_dropped_total").increment(1);
+        }
+    }
+}
+
+/// A serialised JSON object as one NDJSON line with its `final` field.
+/// None if `json` is not an object.
+fn line(mut json: Vec<u8>, last: bool) -> Option<Bytes> {
+    if json.first() != Some(&b'{') || json.last() != Some(&b'}') {
+        return None;
+    }
+    json.pop();
+    if json.len() > 1 {
+        json.push(b',');
+    }
+    json.extend_from_slice(if last {
+        b"\"final\":true}\n"
+    } else {
+        b"\"final\":false}\n"
+    });
+    Some(Bytes::from(json))
+}
+
+/// The search's state inside the body stream.
+enum Progress<F> {
+    Running {
+        search: std::pin::Pin<Box<F>>,
+        reports: mpsc::Receiver<Bytes>,
+    },
+    Done,
+}
+
+/// Runs `search` (given the [`Lines`] to report to; it resolves to the
+/// finished response body, a JSON object) and answers with its reports as
+/// NDJSON lines, then the finished body with `"final": true`.
+pub async fn respond<S, F>(search: S) -> Response
+where
+    S: FnOnce(Lines) -> F,
+    F: Future<Output = Result<Bytes, ApiError>> + Send + 'static,
+{
+    let (tx, reports) = mpsc::channel(LINES_BUFFERED);
+    let state = Progress::Running {
+        search: Box::pin(search(Lines { tx })),
+        reports,
+    };
+    let mut lines = Box::pin(futures_util::stream::unfold(state, |state| async move {
+        let Progress::Running {
+            mut search,
+            mut reports,
+        } = state
+        else {
+            return None;
+        };
+        // Reports first: every report of a search is queued before its
+        // answer is, so none is lost behind the final line.
+        tokio::select! {
+            biased;
+            Some(report) = reports.recv() => Some((Ok(report), Progress::Running { search, reports })),
+            answer = &mut search => {
+                let last = answer.and_then(|body| {
+                    line(body.to_vec(), true).ok_or_else(|| ApiError::internal(&"a search answer is not a JSON object"))
+                });
+                Some((last, Progress::Done))
+            }
+        }
+    }));
+    match lines.next().await {
+        Some(Ok(first)) => {
+            let rest = lines.map(|line| {
+                line.map_err(|e| {
+                    tracing::warn!(status = %e.status(), detail = e.detail(), "a streamed search failed");
+                    std::io::Error::other(e.detail().to_string())
+                })
+            });
+            let body = Body::from_stream(futures_util::stream::once(async { Ok(first) }).chain(rest));
+            ([(header::CONTENT_TYPE, NDJSON)], body).into_response()
+        }
+        Some(Err(e)) => e.into_response(),
+        None => ApiError::internal(&"a search ended without an answer").into_response(),
+    }
+}
+
+/// A response as a finished JSON body.
+pub fn to_body<T: Serialize>(response: &T) -> Result<Bytes, ApiError> {
+    serde_json::to_vec(response)
+        .map(Bytes::from)
+        .map_err(|e| ApiError::internal(&e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_carry_final() {
+        assert_eq!(
+            line(b"{\"a\":1}".to_vec(), false).unwrap(),
+            &b"{\"a\":1,\"final\":false}\n"[..]
+        );
+        assert_eq!(line(b"{}".to_vec(), true).unwrap(), &b"{\"final\":true}\n"[..]);
+        assert!(line(b"[1]".to_vec(), true).is_none());
+    }
+
+    #[test]
+    fn accept_header_is_read_as_a_list() {
+        let mut headers = HeaderMap::new();
+        assert!(!wants_ndjson(&headers));
+        headers.insert(header::ACCEPT, "application/json".parse().unwrap());
+        assert!(!wants_ndjson(&headers));
+        headers.insert(
+            header::ACCEPT,
+            "application/problem+json, Application/X-NDJSON;q=0.9".parse().unwrap(),
+        );
+        assert!(wants_ndjson(&headers));
+    }
+}
