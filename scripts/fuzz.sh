@@ -8,7 +8,8 @@ examples=${1:-200}
 command -v schemathesis >/dev/null || { echo "needs schemathesis: python3 -m pip install schemathesis"; exit 1; }
 cargo build --release --locked -q
 data=$(mktemp -d)
-port=18383
+# A free port, so that two runs on one machine never test each other's server.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # Searches capped at 200 ms so that thousands of generated requests finish
 # quickly; everything else is the default configuration.
 KIBITZ_MAX_MS_CAP=200 ./target/release/kibitz serve --bind "127.0.0.1:$port" --data-dir "$data" --log warn \
