@@ -2,8 +2,7 @@
 
 use axum::extract::State;
 use axum::http::HeaderMap;
-use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
@@ -141,13 +140,10 @@ pub async fn best_move(
     headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    if stream::wants_ndjson(&headers) {
-        return Ok(stream::respond(move |lines| async move {
-            stream::to_body(&analyse(&state, request, None, Some(lines)).await?)
-        })
-        .await);
-    }
-    Ok(Json(analyse(&state, request, None, None).await?).into_response())
+    stream::plain_or_lines(&headers, move |lines| async move {
+        analyse(&state, request, None, lines).await
+    })
+    .await
 }
 
 /// The answer to a request, for the route and for a batch (whose `shared`

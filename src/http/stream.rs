@@ -138,6 +138,25 @@ where
     }
 }
 
+/// A search endpoint's answer: NDJSON lines when the request asks for them
+/// (`search` then reports to the [`Lines`] it is given), else the plain
+/// JSON of `search(None)`.
+pub async fn plain_or_lines<T, S, F>(headers: &HeaderMap, search: S) -> Result<Response, ApiError>
+where
+    T: Serialize,
+    S: FnOnce(Option<Lines>) -> F,
+    F: Future<Output = Result<T, ApiError>> + Send + 'static,
+{
+    if wants_ndjson(headers) {
+        let answer = |lines| {
+            let search = search(Some(lines));
+            async move { to_body(&search.await?) }
+        };
+        return Ok(respond(answer).await);
+    }
+    Ok(axum::Json(search(None).await?).into_response())
+}
+
 /// A response as a finished JSON body.
 pub fn to_body<T: Serialize>(response: &T) -> Result<Bytes, ApiError> {
     serde_json::to_vec(response)

@@ -56,7 +56,7 @@ async fn app_on(db: TestDb) -> TestApp {
     app
 }
 
-async fn authorized(
+pub async fn authorized(
     app: &TestApp,
     method: Method,
     path: &str,

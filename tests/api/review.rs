@@ -6,12 +6,12 @@
 
 use std::collections::{BTreeSet, HashMap};
 
-use axum::body::Body;
-use axum::http::{header, Method, Request, StatusCode};
+use axum::http::{Method, StatusCode};
 use kibitz::games::pig::{PigRules, Variant};
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb, TestResponse};
+use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb};
+use crate::matches::authorized;
 
 // ---------------------------------------------------------------------------
 // Brute force: (result for the mover, plies to the end) of every move, where
@@ -741,27 +741,6 @@ async fn pig_review_values_are_the_tables_win_probabilities() {
 }
 
 // Match reviews.
-
-async fn authorized(
-    app: &TestApp,
-    method: Method,
-    path: &str,
-    token: Option<&str>,
-    body: Option<&Value>,
-) -> TestResponse {
-    let mut builder = Request::builder().method(method).uri(path);
-    if let Some(token) = token {
-        builder = builder.header(header::AUTHORIZATION, format!("Bearer {token}"));
-    }
-    let body = match body {
-        Some(v) => {
-            builder = builder.header(header::CONTENT_TYPE, "application/json");
-            Body::from(v.to_string())
-        }
-        None => Body::empty(),
-    };
-    app.send(builder.body(body).unwrap()).await
-}
 
 /// Creates a match and plays `choose`'s moves until it is finished; returns
 /// (id, token, final match object).
