@@ -7,7 +7,9 @@ import { h } from "./ui.js";
 const SHOWN_STONES = 60;
 const STRIP = 40;
 
-const heapsOf = (state) => state.heaps ?? [state.remaining];
+// Heap sizes as the server's decimal strings: a JavaScript number loses
+// heaps above 2^53 (BigInt for arithmetic on them).
+const heapsOf = (state) => state.heaps_decimal ?? [state.remaining_decimal];
 
 function rule(misere) {
   return misere ? "whoever takes the last stone loses" : "whoever cannot move loses";
@@ -66,19 +68,19 @@ export default {
       { class: "ishitori" },
       heaps.map((size, heap) => {
         const stones = [];
-        for (let i = 0; i < Math.min(size, SHOWN_STONES); i++) stones.push(h("span", { class: "stone" }));
+        for (let i = 0; i < Math.min(Number(size), SHOWN_STONES); i++) stones.push(h("span", { class: "stone" }));
         return h(
           "div",
           { class: "heap", dataset: { heap, size } },
-          h("div", { class: "heap-head" }, heaps.length > 1 ? `Heap ${heap + 1}: ` : "", h("strong", { class: "heap-size" }, size), size === 1 ? " stone" : " stones"),
-          h("div", { class: "stones", "aria-hidden": "true" }, stones, size > SHOWN_STONES ? h("span", { class: "more" }, `+${size - SHOWN_STONES}`) : null),
+          h("div", { class: "heap-head" }, heaps.length > 1 ? `Heap ${heap + 1}: ` : "", h("strong", { class: "heap-size" }, size), size === "1" ? " stone" : " stones"),
+          h("div", { class: "stones", "aria-hidden": "true" }, stones, BigInt(size) > SHOWN_STONES ? h("span", { class: "more" }, `+${BigInt(size) - BigInt(SHOWN_STONES)}`) : null),
           h(
             "div",
             { class: "actions" },
             take.map((t) =>
               h(
                 "button",
-                { type: "button", dataset: { key: `${heap}:${t}`, take: t }, disabled: !open || t > size, "aria-label": `take ${t}${heaps.length > 1 ? ` from heap ${heap + 1}` : ""}`, onclick: () => play({ take: t, heap }) },
+                { type: "button", dataset: { key: `${heap}:${t}`, take: t }, disabled: !open || BigInt(t) > BigInt(size), "aria-label": `take ${t}${heaps.length > 1 ? ` from heap ${heap + 1}` : ""}`, onclick: () => play({ take: t, heap }) },
                 `Take ${t}`,
               ),
             ),
@@ -90,13 +92,13 @@ export default {
 
   async analyze(m) {
     const body = { take: m.options.take, misere: m.options.misere };
-    if (m.state.heaps) body.heaps = m.state.heaps;
-    else body.remaining = m.state.remaining;
+    if (m.state.heaps) body.heaps = m.state.heaps_decimal;
+    else body.remaining = m.state.remaining_decimal;
     const a = await ishitoriMove(body);
     const you = a.outcome === "win" ? "you can force a win" : "every move loses against best play";
     const parts = [
       h("h3", {}, "POST /ishitori/move for this position"),
-      h("p", {}, `From here ${you}. Best: take ${a.take}${m.state.heaps ? ` from heap ${a.heap + 1}` : ""}, leaving ${a.remaining_after}.`),
+      h("p", {}, `From here ${you}. Best: take ${a.take}${m.state.heaps ? ` from heap ${a.heap + 1}` : ""}, leaving ${a.remaining_after_decimal}.`),
     ];
     const r = a.explanation?.rule;
     if (r) {
@@ -107,10 +109,10 @@ export default {
           { class: "rule", dataset: { period: r.period, preperiod: r.preperiod } },
           `The rule: ${r.preperiod ? `from ${r.preperiod} stones on, ` : ""}a heap of n stones is lost for the player to move when n mod ${r.period} is one of {${residues}} (period ${r.period})`,
           r.losing_before_preperiod.length ? ` (below ${r.preperiod}: ${r.losing_before_preperiod.join(", ")})` : "",
-          `. Now ${heapsOf(m.state)[a.heap]} mod ${r.period} = ${heapsOf(m.state)[a.heap] % r.period}.`,
+          `. Now ${heapsOf(m.state)[a.heap]} mod ${r.period} = ${BigInt(heapsOf(m.state)[a.heap]) % BigInt(r.period)}.`,
         ),
       );
-      if (r.losing_residue_count === r.losing_residues.length && !m.state.heaps) parts.push(strip(m.state.remaining, r));
+      if (r.losing_residue_count === r.losing_residues.length && !m.state.heaps && Number.isSafeInteger(m.state.remaining)) parts.push(strip(m.state.remaining, r));
     } else if (a.explanation) {
       parts.push(h("p", { class: "rule" }, `Several heaps: solved by ${a.explanation.kind.replaceAll("_", " ")}${a.explanation.positions ? ` over ${a.explanation.positions} positions` : ""}.`));
     }

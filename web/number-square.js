@@ -1,18 +1,14 @@
 // Number Square ("Persegi Bilangan"): state is {board: rows of numbers with
-// null for taken tiles, scores: {human, ai}}; a move is {row, col}. A tile
-// can be taken when it is on the outer edge or next to a taken tile.
+// null for taken tiles, scores: {human, ai}}; a move is {row, col}. Which
+// tiles may be taken comes from the match's legal_moves (the server keeps
+// the rules).
 
 import { numberSquareMove } from "./api.js";
 import { grid as uiGrid, h, ownersFromHistory } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
 
-function takeable(board, r, c) {
-  const n = board.length;
-  if (board[r][c] === null) return false;
-  if (r === 0 || c === 0 || r === n - 1 || c === n - 1) return true;
-  return [[r - 1, c], [r + 1, c], [r, c - 1], [r, c + 1]].some(([y, x]) => board[y][x] === null);
-}
+const takeableTiles = (m) => new Set((m.legal_moves ?? []).map(({ row, col }) => `${row},${col}`));
 
 const grid = (n, cell) => uiGrid(n, n, cell, "nsq");
 
@@ -36,7 +32,7 @@ export default {
     const board = m.state.board;
     const owners = ownersFromHistory(m.history);
     const dealt = m.options.board; // the values of taken tiles, when the options carry the deal
-    const open = m.status === "in_progress";
+    const takeable = takeableTiles(m);
     return h(
       "div",
       { class: "number-square" },
@@ -49,7 +45,7 @@ export default {
           const shown = dealt?.[r]?.[c] ?? { human: "you", ai: "AI" }[owner] ?? "";
           return h("div", { class: `cell taken by-${owner}`, role: "gridcell", "aria-label": `${cellName(r, c)}: taken${owner === "taken" ? "" : owner === "human" ? " by you" : " by the AI"}` }, shown);
         }
-        const can = open && takeable(board, r, c);
+        const can = takeable.has(`${r},${c}`);
         return h(
           "button",
           { type: "button", role: "gridcell", class: `cell tile${can ? " takeable" : ""}`, dataset: { key: `${r},${c}`, row: r, col: c }, disabled: !can, "aria-label": `${cellName(r, c)}: ${value}${can ? "" : ", not reachable yet"}`, onclick: () => play({ row: r, col: c }) },

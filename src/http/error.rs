@@ -21,7 +21,10 @@ pub struct ApiError {
     status: StatusCode,
     detail: String,
     retry_after_secs: Option<u64>,
-    extra_header: Option<(HeaderName, HeaderValue)>,
+    /// Boxed: rare, and errors travel in every handler's `Result`.
+    extra_header: Option<Box<(HeaderName, HeaderValue)>>,
+    /// A problem type finer than the status's (see [`ApiError::with_kind`]).
+    kind: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -40,7 +43,16 @@ impl ApiError {
             detail: detail.into(),
             retry_after_secs: None,
             extra_header: None,
+            kind: None,
         }
+    }
+
+    /// Names the problem more precisely than its status does (the problem
+    /// `type` becomes `/problems/{kind}`), so a client can tell apart two
+    /// 422s without reading the detail.
+    pub fn with_kind(mut self, kind: &'static str) -> Self {
+        self.kind = Some(kind);
+        self
     }
 
     pub fn with_retry_after(mut self, secs: u64) -> Self {
@@ -50,7 +62,7 @@ impl ApiError {
 
     /// Adds a header the status calls for (WWW-Authenticate with a 401).
     pub fn with_header(mut self, name: HeaderName, value: HeaderValue) -> Self {
-        self.extra_header = Some((name, value));
+        self.extra_header = Some(Box::new((name, value)));
         self
     }
 
@@ -110,7 +122,7 @@ impl ApiError {
     /// the response, or one item of a batch's results).
     pub fn write_problem(&self, out: &mut Vec<u8>) {
         let body = ProblemBody {
-            kind: format!("/problems/{}", self.slug()),
+            kind: format!("/problems/{}", self.kind.unwrap_or_else(|| self.slug())),
             title: self.status.canonical_reason().unwrap_or("Error"),
             status: self.status.as_u16(),
             detail: &self.detail,
@@ -130,7 +142,7 @@ impl IntoResponse for ApiError {
         if let Some(secs) = self.retry_after_secs {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
-        if let Some((name, value)) = self.extra_header {
+        if let Some((name, value)) = self.extra_header.map(|header| *header) {
             headers.insert(name, value);
         }
         response
@@ -159,10 +171,23 @@ unprocessable_from!(
     NineSquarePositionError,
 );
 
+/// The problem type of a match error the client caused: the move, the
+/// match's state, or what the match was created with.
+fn match_problem_kind(e: &MatchError) -> &'static str {
+    match e {
+        MatchError::IllegalMove(_) => "illegal-move",
+        MatchError::Finished => "match-finished",
+        MatchError::Field { field, .. } | MatchError::UnknownField { field, .. } if field.starts_with("move") => {
+            "illegal-move"
+        }
+        _ => "invalid-options",
+    }
+}
+
 impl From<MatchError> for ApiError {
     fn from(e: MatchError) -> Self {
         if e.is_client_error() {
-            Self::unprocessable(e.to_string())
+            Self::unprocessable(e.to_string()).with_kind(match_problem_kind(&e))
         } else {
             Self::internal(&e)
         }

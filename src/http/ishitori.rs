@@ -80,6 +80,8 @@ pub struct MoveResponse {
     take: u64,
     heap: usize,
     remaining_after: u64,
+    /// The same as a decimal string: a JavaScript number loses heaps above 2^53.
+    remaining_after_decimal: String,
     outcome: Option<&'static str>,
     solved: bool,
     period: Option<u64>,
@@ -194,6 +196,7 @@ pub async fn analyse(
         take: analysis.take,
         heap: analysis.heap,
         remaining_after: analysis.remaining_after,
+        remaining_after_decimal: analysis.remaining_after.to_string(),
         outcome: analysis.outcome.map(|o| match o {
             Outcome::Win => "win",
             Outcome::Loss => "loss",

@@ -5,6 +5,8 @@
 //! answers on a blocking thread, then saves the result only if nobody moved
 //! the match on meanwhile (409 otherwise).
 
+use std::borrow::Cow;
+
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -17,7 +19,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::error::ApiError;
-use super::extract::ApiJson;
+use super::extract::{ApiJson, ApiQuery};
 use super::state::AppState;
 use crate::matches::{
     Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Status,
@@ -27,6 +29,13 @@ use crate::store::{timestamp, SaveOutcome, StoredEvent, StoredMatch};
 /// Ids are public (they appear in URLs); tokens are the secret.
 const ID_BYTES: usize = 16;
 const TOKEN_BYTES: usize = 32;
+
+/// `?since=N`: only the history entries after ply N.
+#[derive(Deserialize, Default)]
+pub struct HistorySince {
+    #[serde(default)]
+    since: u64,
+}
 
 #[derive(Deserialize)]
 pub struct MoveRequest {
@@ -85,12 +94,23 @@ pub(crate) fn token_matches(stored_hash: &str, token: &str) -> bool {
 
 /// Loads the match the request names and checks its token.
 pub(crate) async fn load_authorized(state: &AppState, id: &str, headers: &HeaderMap) -> Result<StoredMatch, ApiError> {
+    load_authorized_since(state, id, headers, 0).await
+}
+
+/// Loads the match the request names, with its history after ply `since`,
+/// and checks its token.
+async fn load_authorized_since(
+    state: &AppState,
+    id: &str,
+    headers: &HeaderMap,
+    since: u64,
+) -> Result<StoredMatch, ApiError> {
     let token = bearer(headers)?;
     let not_found = || ApiError::new(StatusCode::NOT_FOUND, format!("no match with id {:?}", truncate(id)));
     if !is_match_id(id) {
         return Err(not_found());
     }
-    let stored = state.store.load_match(id).await?.ok_or_else(not_found)?;
+    let stored = state.store.load_match_since(id, since).await?.ok_or_else(not_found)?;
     authorize(&stored, token)?;
     Ok(stored)
 }
@@ -118,12 +138,13 @@ fn stamp(entries: Vec<HistoryEntry>, at: &str) -> Vec<StoredEvent> {
 struct MatchBody<'a> {
     id: &'a str,
     game: GameKind,
-    options: &'a Value,
+    options: Cow<'a, Value>,
     ai: &'a AiSpec,
     ai_first: bool,
     status: Status,
     ply: u64,
-    state: &'a Value,
+    state: Cow<'a, Value>,
+    legal_moves: Option<&'a Vec<Value>>,
     history: Vec<EventBody<'a>>,
     result: Option<MatchResult>,
     created_at: &'a str,
@@ -148,12 +169,13 @@ fn match_body<'a>(stored: &'a StoredMatch, token: Option<&'a str>) -> MatchBody<
     MatchBody {
         id: &stored.id,
         game: m.game,
-        options: &m.options,
+        options: m.shown_options(),
         ai: &m.ai,
         ai_first: m.ai_first,
         status: m.status,
         ply: m.ply,
-        state: &m.state,
+        state: m.shown_state(),
+        legal_moves: m.legal_moves.as_ref(),
         history: stored
             .history
             .iter()
@@ -231,25 +253,28 @@ pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<New
 pub async fn get_match(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<HistorySince>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let stored = load_authorized(&state, &id, &headers).await?;
+    let stored = load_authorized_since(&state, &id, &headers, query.since).await?;
     Ok(Json(match_body(&stored, None)).into_response())
 }
 
 pub async fn play(
     State(state): State<AppState>,
     Path(id): Path<String>,
+    ApiQuery(query): ApiQuery<HistorySince>,
     headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Response, ApiError> {
-    let mut stored = load_authorized(&state, &id, &headers).await?;
+    let mut stored = load_authorized_since(&state, &id, &headers, query.since).await?;
     let offered_ply = request.ply;
     let stale = |current: u64| {
         ApiError::new(
             StatusCode::CONFLICT,
             format!("ply {offered_ply} is not the match's current ply {current}; reload the match and send its ply"),
         )
+        .with_kind("stale-ply")
     };
     if request.ply != stored.game.ply {
         return Err(stale(stored.game.ply));

@@ -17,6 +17,7 @@
 //! rest from the `Game` trait; a new game is that adapter, a `GameKind`
 //! name and one arm in each dispatch below.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
@@ -155,25 +156,55 @@ pub struct Scores {
     pub ai: i64,
 }
 
-/// `{"winner": ..., "scores": {"human", "ai"}}` (scores only where the game
-/// has them).
+/// Why a match ended, in the words a frontend can show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndReason {
+    /// k in a row (tic-tac-toe, Connect Four).
+    Line,
+    /// No empty cell left (a tic-tac-toe or Connect Four draw; Nine
+    /// Square's only end).
+    BoardFull,
+    /// A Pig player banked the goal.
+    GoalReached,
+    /// The Ishitori player to move has no legal move.
+    NoMove,
+    /// Number Square: the taken tiles join two opposite sides.
+    CrossingPath,
+    /// Number Square: every tile is taken.
+    AllTaken,
+}
+
+/// `{"winner": ..., "reason": ..., "scores": {"human", "ai"}}` (scores only
+/// where the game has them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchResult {
     pub winner: Winner,
+    /// None only in matches stored before reasons were recorded.
+    #[serde(default)]
+    pub reason: Option<EndReason>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scores: Option<Scores>,
 }
 
 impl MatchResult {
-    pub(crate) fn from_scores(human: i64, ai: i64) -> MatchResult {
+    pub(crate) fn new(winner: Winner, reason: EndReason) -> MatchResult {
+        MatchResult {
+            winner,
+            reason: Some(reason),
+            scores: None,
+        }
+    }
+
+    pub(crate) fn from_scores(human: i64, ai: i64, reason: EndReason) -> MatchResult {
         let winner = match human.cmp(&ai) {
             std::cmp::Ordering::Greater => Winner::Human,
             std::cmp::Ordering::Less => Winner::Ai,
             std::cmp::Ordering::Equal => Winner::Draw,
         };
         MatchResult {
-            winner,
             scores: Some(Scores { human, ai }),
+            ..MatchResult::new(winner, reason)
         }
     }
 }
@@ -324,6 +355,11 @@ pub struct Match {
     pub ply: u64,
     /// The game's state object as the API shows it (see the contract).
     pub state: Value,
+    /// The person's legal moves in the move format while the match waits
+    /// for them (Nine Square: the empty cells a placement may use); None
+    /// once it is finished, and in matches stored before they were kept.
+    #[serde(default)]
+    pub legal_moves: Option<Vec<Value>>,
     /// None while in progress.
     pub result: Option<MatchResult>,
 }
@@ -331,6 +367,8 @@ pub struct Match {
 /// What a game adapter hands back after its part of a request.
 pub(crate) struct Progress {
     pub state: Value,
+    /// The person's legal moves (empty once the game is over).
+    pub legal_moves: Vec<Value>,
     pub result: Option<MatchResult>,
 }
 
@@ -478,6 +516,7 @@ impl Match {
             },
             ply: log.last_ply,
             state: progress.state,
+            legal_moves: progress.result.is_none().then_some(progress.legal_moves),
             result: progress.result,
         };
         Ok((m, log.entries))
@@ -511,9 +550,29 @@ impl Match {
             Status::InProgress
         };
         self.state = progress.state;
+        self.legal_moves = progress.result.is_none().then_some(progress.legal_moves);
         self.result = progress.result;
         self.ply = log.last_ply;
         Ok(log.entries)
+    }
+
+    /// The options object as the API shows it (see [`Match::shown`]).
+    pub fn shown_options(&self) -> Cow<'_, Value> {
+        self.shown(&self.options)
+    }
+
+    /// The state object as the API shows it (see [`Match::shown`]).
+    pub fn shown_state(&self) -> Cow<'_, Value> {
+        self.shown(&self.state)
+    }
+
+    /// What the API shows of a stored object: Ishitori's heaps also as
+    /// decimal strings; every other game's as stored.
+    fn shown<'a>(&self, value: &'a Value) -> Cow<'a, Value> {
+        match self.game {
+            GameKind::Ishitori => Cow::Owned(ishitori::with_decimal_twins(value)),
+            _ => Cow::Borrowed(value),
+        }
     }
 
     pub fn to_value(&self) -> Value {

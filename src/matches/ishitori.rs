@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use crate::games::ishitori::{Game, Heaps, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING};
 use crate::solve::limits::SearchLimits;
 
-use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
+use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
 use super::json::{field_error, u64_value, Obj};
 use super::levels;
 
@@ -156,7 +156,33 @@ fn result_for(game: &Game, mover_is_human: bool) -> MatchResult {
     } else {
         Winner::Ai
     };
-    MatchResult { winner, scores: None }
+    MatchResult::new(winner, EndReason::NoMove)
+}
+
+/// The position after a request: the person to move, or the result.
+fn progress(game: &Game, result: Option<MatchResult>) -> Progress {
+    Progress {
+        state: heaps_json(game.heaps()),
+        legal_moves: game.legal_moves().into_iter().map(move_json).collect(),
+        result,
+    }
+}
+
+/// The options or state object as the API shows it: beside `remaining` and
+/// `heaps`, their decimal strings (`remaining_decimal`, `heaps_decimal`),
+/// since a JavaScript number loses heaps above 2^53.
+pub(crate) fn with_decimal_twins(value: &Value) -> Value {
+    let mut shown = value.clone();
+    if let Value::Object(map) = &mut shown {
+        if let Some(n) = map.get("remaining").and_then(Value::as_u64) {
+            map.insert("remaining_decimal".to_string(), json!(n.to_string()));
+        }
+        if let Some(list) = map.get("heaps").and_then(Value::as_array) {
+            let decimals: Vec<String> = list.iter().filter_map(Value::as_u64).map(|n| n.to_string()).collect();
+            map.insert("heaps_decimal".to_string(), json!(decimals));
+        }
+    }
+    shown
 }
 
 fn ai_turn(
@@ -172,10 +198,7 @@ fn ai_turn(
         .map_err(|e| MatchError::Internal(format!("the solver chose an illegal move: {e}")))?;
     log.ai(move_json(mv));
     let result = next.is_over().then(|| result_for(&next, true));
-    Ok(Progress {
-        state: heaps_json(next.heaps()),
-        result,
-    })
+    Ok(progress(&next, result))
 }
 
 impl MatchGame for IshitoriMatch {
@@ -238,10 +261,7 @@ impl MatchGame for IshitoriMatch {
         if ai_first {
             ai_turn(&game, ai, ctx, rng, log)
         } else {
-            Ok(Progress {
-                state: heaps_json(game.heaps()),
-                result: None,
-            })
+            Ok(progress(&game, None))
         }
     }
 
@@ -267,10 +287,7 @@ impl MatchGame for IshitoriMatch {
         let next = game.apply(mv).map_err(|e| MatchError::IllegalMove(e.to_string()))?;
         log.human(move_json(mv));
         if next.is_over() {
-            return Ok(Progress {
-                state: heaps_json(next.heaps()),
-                result: Some(result_for(&next, false)),
-            });
+            return Ok(progress(&next, Some(result_for(&next, false))));
         }
         ai_turn(&next, ai, ctx, rng, log)
     }

@@ -19,6 +19,6 @@ mod tictactoe;
 mod turns;
 
 pub use engine::{
-    Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Scores,
-    Status, Winner,
+    Actor, AiContext, AiSpec, EndReason, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch,
+    Scores, Status, Winner,
 };

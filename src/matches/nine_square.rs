@@ -13,7 +13,7 @@ use crate::solve::limits::SearchLimits;
 use crate::solve::nine_square::best_placements;
 use crate::strategies::nine_square::greedy_value;
 
-use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress};
+use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress};
 use super::json::{int_value, strings, Obj};
 use super::levels;
 
@@ -59,9 +59,18 @@ fn placements_json(cells: &[Coord]) -> Value {
     json!({ "placements": list })
 }
 
-fn result_of(board: &Board, human: Player) -> MatchResult {
+/// The grid is full: the match is over.
+fn finished(board: &Board, human: Player) -> Progress {
     let score = board.score();
-    MatchResult::from_scores(score.of(human).into(), score.of(human.opponent()).into())
+    Progress {
+        state: state_json(board, human, None),
+        legal_moves: Vec::new(),
+        result: Some(MatchResult::from_scores(
+            score.of(human).into(),
+            score.of(human.opponent()).into(),
+            EndReason::BoardFull,
+        )),
+    }
 }
 
 pub(crate) fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Vec<Coord> {
@@ -127,15 +136,17 @@ fn ai_turn(
 /// The person's turn begins with their roll, unless the grid is full.
 fn human_turn(board: &Board, human: Player, rng: &mut dyn RngCore, log: &mut Log) -> Progress {
     if board.is_full() {
-        return Progress {
-            state: state_json(board, human, None),
-            result: Some(result_of(board, human)),
-        };
+        return finished(board, human);
     }
     let face = roll(rng);
     log.dice(u32::from(face));
     Progress {
         state: state_json(board, human, Some(face)),
+        // A move places min(dice, empty cells) of these.
+        legal_moves: board
+            .empty_cells()
+            .map(|c| json!({"row": c.row(), "col": c.col()}))
+            .collect(),
         result: None,
     }
 }
@@ -206,10 +217,7 @@ impl MatchGame for NineSquareMatch {
         let cells: Vec<Value> = placements.iter().map(|(r, c)| json!({"row": r, "col": c})).collect();
         log.human(json!({ "placements": cells }));
         if after.is_full() {
-            return Ok(Progress {
-                state: state_json(&after, human, None),
-                result: Some(result_of(&after, human)),
-            });
+            return Ok(finished(&after, human));
         }
         ai_turn(&after, human, ai, ctx, rng, log)
     }

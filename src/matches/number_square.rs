@@ -5,11 +5,11 @@
 use rand::RngCore;
 use serde_json::{json, Value};
 
-use crate::games::number_square::{Board, Tile, MAX_SIZE, MIN_SIZE};
+use crate::games::number_square::{Board, GameEnd, Tile, MAX_SIZE, MIN_SIZE};
 use crate::solve::limits::SearchLimits;
 use crate::solve::number_square::Analysis;
 
-use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress};
+use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress};
 use super::json::{field_error, int_value, Obj};
 use super::levels;
 
@@ -118,9 +118,18 @@ fn ai_turn(
 }
 
 fn progress(board: &Board, human: i64, ai: i64) -> Progress {
+    let reason = |end: GameEnd| match end {
+        GameEnd::AllTaken => EndReason::AllTaken,
+        GameEnd::TopToBottomPath | GameEnd::LeftToRightPath => EndReason::CrossingPath,
+    };
     Progress {
         state: state_json(board, human, ai),
-        result: board.is_over().then(|| MatchResult::from_scores(human, ai)),
+        legal_moves: board
+            .legal_moves()
+            .into_iter()
+            .map(|tile| json!({"row": tile.row, "col": tile.col}))
+            .collect(),
+        result: board.end().map(|end| MatchResult::from_scores(human, ai, reason(end))),
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome, Variant, MAX_DIE_SIDES};
 use crate::solve::pig::PigTable;
 
-use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress};
+use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress};
 use super::json::{field_error, Obj};
 use super::levels;
 
@@ -74,13 +74,30 @@ fn roll(rules: &PigRules, rng: &mut dyn RngCore) -> u32 {
 fn finished(s: &Scores) -> Progress {
     Progress {
         state: state_json(s),
-        result: Some(MatchResult::from_scores(s.human.into(), s.ai.into())),
+        legal_moves: Vec::new(),
+        result: Some(MatchResult::from_scores(
+            s.human.into(),
+            s.ai.into(),
+            EndReason::GoalReached,
+        )),
     }
 }
 
+/// Past this turn total a roll is refused (the arithmetic's bound, never
+/// reached in a real game).
+fn may_roll(s: &Scores) -> bool {
+    s.turn_total < MAX_TURN_TOTAL - MAX_DIE_SIDES
+}
+
 fn waiting(s: &Scores) -> Progress {
+    let actions = if may_roll(s) {
+        &[Action::Roll, Action::Hold][..]
+    } else {
+        &[Action::Hold][..]
+    };
     Progress {
         state: state_json(s),
+        legal_moves: actions.iter().map(|a| json!({"action": a.as_str()})).collect(),
         result: None,
     }
 }
@@ -218,7 +235,7 @@ impl MatchGame for PigMatch {
             Value::String(a) if a == "hold" => Action::Hold,
             other => return Err(field_error("move.action", "must be \"roll\" or \"hold\"", other)),
         };
-        if action == Action::Roll && s.turn_total >= MAX_TURN_TOTAL - MAX_DIE_SIDES {
+        if action == Action::Roll && !may_roll(&s) {
             return Err(MatchError::IllegalMove(format!(
                 "the turn total has reached {}; hold",
                 s.turn_total

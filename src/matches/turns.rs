@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::games::game::{Game, GameOutcome, Seat, Turn};
 
-use super::engine::{corrupt, AiContext, AiSpec, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
+use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
 use super::levels;
 
 /// One move the AI may play, valued on the levels' scale (1 = a sure win,
@@ -61,19 +61,28 @@ pub(crate) trait TurnGame {
     fn move_json(game: &Self::Game, mv: <Self::Game as Game>::Move) -> Value;
     /// How the AI sees the position (its turn, the game not over).
     fn ai_choice(game: &Self::Game, ctx: &AiContext) -> Result<Choice<<Self::Game as Game>::Move>, MatchError>;
+    /// Why a game with this outcome ended: for the line games a win is a
+    /// line and a draw a full board.
+    fn end_reason(outcome: GameOutcome) -> EndReason {
+        match outcome {
+            GameOutcome::Won(_) => EndReason::Line,
+            GameOutcome::Draw => EndReason::BoardFull,
+        }
+    }
 }
 
 /// The [`MatchGame`] of a [`TurnGame`].
 pub(crate) struct Turns<T>(PhantomData<T>);
 
 /// The match's result once the game is over (None while it goes on).
-pub(crate) fn result_for(outcome: Option<GameOutcome>, human: Seat) -> Option<MatchResult> {
-    let winner = match outcome? {
+pub(crate) fn result_for<T: TurnGame>(outcome: Option<GameOutcome>, human: Seat) -> Option<MatchResult> {
+    let outcome = outcome?;
+    let winner = match outcome {
         GameOutcome::Draw => Winner::Draw,
         GameOutcome::Won(seat) if seat == human => Winner::Human,
         GameOutcome::Won(_) => Winner::Ai,
     };
-    Some(MatchResult { winner, scores: None })
+    Some(MatchResult::new(winner, T::end_reason(outcome)))
 }
 
 /// The move the AI plays at its level in `game` (its turn).
@@ -113,9 +122,15 @@ impl<T: TurnGame> Turns<T> {
                 Turn::Chance => return Err(MatchError::Internal("a game with dice is not a TurnGame".to_string())),
             }
         }
+        let legal_moves = game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| T::move_json(&game, mv))
+            .collect();
         Ok(Progress {
             state: T::state_json(&game, human),
-            result: result_for(game.result(), human),
+            legal_moves,
+            result: result_for::<T>(game.result(), human),
         })
     }
 }

@@ -103,6 +103,10 @@ fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
         status,
         ply: unsigned("ply", row.try_get("ply")?)?,
         state: parse_json("state", &row.try_get::<String, _>("state")?)?,
+        legal_moves: match row.try_get::<Option<String>, _>("legal_moves")? {
+            Some(text) => Some(parse_json("legal_moves", &text)?),
+            None => None,
+        },
         result,
     };
     m.check().map_err(|e| corrupt("match", e))?;
@@ -154,8 +158,8 @@ impl Store {
     ) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
-            "INSERT INTO matches (id, game, token_hash, options, ai, ai_first, status, ply, state, result, \
-             created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+            "INSERT INTO matches (id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, \
+             result, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
         )
         .bind(id)
         .bind(m.game.as_str())
@@ -166,6 +170,7 @@ impl Store {
         .bind(status_text(m.status))
         .bind(ply_column(m.ply))
         .bind(to_json(&m.state))
+        .bind(m.legal_moves.as_ref().map(to_json))
         .bind(m.result.as_ref().map(to_json))
         .bind(now)
         .bind(now)
@@ -178,9 +183,15 @@ impl Store {
 
     /// The match and its whole history; None when there is no such match.
     pub async fn load_match(&self, id: &str) -> Result<Option<StoredMatch>, StoreError> {
+        self.load_match_since(id, 0).await
+    }
+
+    /// The match and the history entries after ply `since`; None when
+    /// there is no such match.
+    pub async fn load_match_since(&self, id: &str, since: u64) -> Result<Option<StoredMatch>, StoreError> {
         let row = sqlx::query(
-            "SELECT id, game, token_hash, options, ai, ai_first, status, ply, state, result, created_at, updated_at \
-             FROM matches WHERE id = $1",
+            "SELECT id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, result, \
+             created_at, updated_at FROM matches WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -189,11 +200,13 @@ impl Store {
             return Ok(None);
         };
         let mut stored = decode_match(&row)?;
-        let events =
-            sqlx::query("SELECT ply, actor, move, roll, at FROM match_events WHERE match_id = $1 ORDER BY ply")
-                .bind(id)
-                .fetch_all(&self.pool)
-                .await?;
+        let events = sqlx::query(
+            "SELECT ply, actor, move, roll, at FROM match_events WHERE match_id = $1 AND ply > $2 ORDER BY ply",
+        )
+        .bind(id)
+        .bind(ply_column(since))
+        .fetch_all(&self.pool)
+        .await?;
         stored.history = events.iter().map(decode_event).collect::<Result<_, _>>()?;
         Ok(Some(stored))
     }
@@ -210,12 +223,13 @@ impl Store {
     ) -> Result<SaveOutcome, StoreError> {
         let mut tx = self.pool.begin().await?;
         let updated = sqlx::query(
-            "UPDATE matches SET status = $1, ply = $2, state = $3, result = $4, updated_at = $5 \
-             WHERE id = $6 AND ply = $7",
+            "UPDATE matches SET status = $1, ply = $2, state = $3, legal_moves = $4, result = $5, updated_at = $6 \
+             WHERE id = $7 AND ply = $8",
         )
         .bind(status_text(m.status))
         .bind(ply_column(m.ply))
         .bind(to_json(&m.state))
+        .bind(m.legal_moves.as_ref().map(to_json))
         .bind(m.result.as_ref().map(to_json))
         .bind(now)
         .bind(id)

@@ -45,6 +45,8 @@ on_both_databases!(
     concurrent_requests_with_the_same_ply_apply_exactly_once,
     illegal_moves_and_bad_requests_are_refused,
     finished_matches_are_purged_after_their_retention,
+    since_returns_only_the_later_history,
+    ishitori_heaps_beyond_2_to_the_53_come_with_decimal_strings,
 );
 
 async fn app_on(db: TestDb) -> TestApp {
@@ -115,45 +117,62 @@ async fn send_move(app: &TestApp, m: &Created, ply: &Value, mv: Value) -> TestRe
 
 /// A legal move for the person in `state`: simple, not good.
 pub fn some_legal_move(game: &str, state: &Value, options: &Value) -> Value {
+    let legal = legal_moves_by_rules(game, state, options);
     match game {
         "pig" => {
             let turn_total = state["turn_total"].as_u64().unwrap();
             json!({"action": if turn_total < 20 { "roll" } else { "hold" }})
         }
-        "tictactoe" => {
-            for (r, row) in state["board"].as_array().unwrap().iter().enumerate() {
-                if let Some(c) = row.as_str().unwrap().find('.') {
-                    return json!({"row": r, "col": c});
+        "nine-square" => {
+            // The first cells, as many as the die says (or as are left).
+            let dice = state["dice"].as_u64().unwrap() as usize;
+            json!({"placements": legal.into_iter().take(dice).collect::<Vec<_>>()})
+        }
+        _ => legal
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| panic!("no legal move in {state}")),
+    }
+}
+
+/// The person's legal moves by the test's own reading of the rules, in the
+/// move format (Nine Square: the empty cells a placement may use).
+fn legal_moves_by_rules(game: &str, state: &Value, options: &Value) -> Vec<Value> {
+    let cells = |empty: char| -> Vec<Value> {
+        let mut cells = Vec::new();
+        for (r, row) in state["board"].as_array().unwrap().iter().enumerate() {
+            for (c, ch) in row.as_str().unwrap().chars().enumerate() {
+                if ch == empty {
+                    cells.push(json!({"row": r, "col": c}));
                 }
             }
-            panic!("no empty cell in {state}");
         }
+        cells
+    };
+    let moves = match game {
+        // The turn total never nears its cap in these games.
+        "pig" => vec![json!({"action": "roll"}), json!({"action": "hold"})],
+        "tictactoe" | "nine-square" => cells('.'),
         "ishitori" => {
-            let remaining = state["remaining"].as_u64().unwrap();
-            let take = options["take"]
+            let heaps: Vec<u64> = match state.get("heaps") {
+                Some(list) => list.as_array().unwrap().iter().map(|h| h.as_u64().unwrap()).collect(),
+                None => vec![state["remaining"].as_u64().unwrap()],
+            };
+            let takes: Vec<u64> = options["take"]
                 .as_array()
                 .unwrap()
                 .iter()
                 .filter_map(Value::as_u64)
-                .filter(|&t| t <= remaining)
-                .min()
-                .expect("some take fits");
-            json!({"take": take})
-        }
-        "nine-square" => {
-            let dice = state["dice"].as_u64().unwrap() as usize;
-            let mut placements = Vec::new();
-            for (r, row) in state["board"].as_array().unwrap().iter().enumerate() {
-                for (c, ch) in row.as_str().unwrap().chars().enumerate() {
-                    if ch == '.' && placements.len() < dice {
-                        placements.push(json!({"row": r, "col": c}));
-                    }
+                .collect();
+            let mut moves = Vec::new();
+            for (heap, &size) in heaps.iter().enumerate() {
+                for &take in takes.iter().filter(|&&t| t <= size) {
+                    moves.push(json!({"take": take, "heap": heap}));
                 }
             }
-            json!({"placements": placements})
+            moves
         }
         "number-square" => {
-            // Takeable: on the outer edge, or next to a taken tile.
             let board: Vec<Vec<Value>> = state["board"]
                 .as_array()
                 .unwrap()
@@ -162,34 +181,91 @@ pub fn some_legal_move(game: &str, state: &Value, options: &Value) -> Value {
                 .collect();
             let n = board.len();
             let taken = |r: usize, c: usize| board[r][c].is_null();
+            let mut moves = Vec::new();
             for (r, row) in board.iter().enumerate() {
                 for (c, tile) in row.iter().enumerate() {
                     let on_edge = r == 0 || c == 0 || r + 1 == n || c + 1 == n;
                     let exposed = on_edge || taken(r - 1, c) || taken(r + 1, c) || taken(r, c - 1) || taken(r, c + 1);
                     if !tile.is_null() && exposed {
-                        return json!({"row": r, "col": c});
+                        moves.push(json!({"row": r, "col": c}));
                     }
                 }
             }
-            panic!("no takeable tile: {state}");
+            moves
         }
-        "connect-four" => {
-            // The first column with room, 1-based.
-            let top = state["board"][0].as_str().unwrap();
-            let col = top.find('.').unwrap_or_else(|| panic!("no open column: {state}"));
-            json!({"column": col + 1})
+        "connect-four" => state["board"][0]
+            .as_str()
+            .unwrap()
+            .chars()
+            .enumerate()
+            .filter(|&(_, ch)| ch == '.')
+            .map(|(c, _)| json!({"column": c + 1}))
+            .collect(),
+        other => panic!("unknown game {other}"),
+    };
+    moves
+}
+
+fn sorted_texts(moves: &[Value]) -> Vec<String> {
+    let mut texts: Vec<String> = moves.iter().map(Value::to_string).collect();
+    texts.sort();
+    texts
+}
+
+/// An answer's `legal_moves` agree with the rules while the person is to
+/// move, and are null once the match is over.
+fn check_legal_moves(m: &Value) {
+    if m["status"] == "finished" {
+        assert!(m["legal_moves"].is_null(), "{m}");
+        return;
+    }
+    let listed = m["legal_moves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no legal_moves in {m}"));
+    let game = m["game"].as_str().unwrap();
+    let by_rules = legal_moves_by_rules(game, &m["state"], &m["options"]);
+    assert_eq!(sorted_texts(listed), sorted_texts(&by_rules), "{m}");
+}
+
+/// A finished match says why it ended, and the reason fits its final state.
+fn check_reason(m: &Value) {
+    let result = &m["result"];
+    let reason = result["reason"].as_str().unwrap_or_else(|| panic!("no reason in {m}"));
+    let state = &m["state"];
+    let expected: &[&str] = match m["game"].as_str().unwrap() {
+        "pig" => &["goal_reached"],
+        "ishitori" => &["no_move"],
+        "nine-square" => &["board_full"],
+        "tictactoe" | "connect-four" if result["winner"] == "draw" => &["board_full"],
+        "tictactoe" | "connect-four" => &["line"],
+        "number-square" => {
+            let all_taken = state["board"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|row| row.as_array().unwrap().iter().all(Value::is_null));
+            if all_taken {
+                // The last tile may also complete a crossing path.
+                &["all_taken", "crossing_path"]
+            } else {
+                &["crossing_path"]
+            }
         }
         other => panic!("unknown game {other}"),
-    }
+    };
+    assert!(expected.contains(&reason), "{reason} for {m}");
 }
 
 /// Plays the person's simple moves until the match is finished; returns the
-/// final match object after checking every answer's history.
+/// final match object after checking every answer's history, legal moves
+/// and result.
 async fn play_to_the_end(app: &TestApp, m: &Created) -> Value {
     let mut current = m.body.clone();
     for _ in 0..2_000 {
         check_history(&current);
+        check_legal_moves(&current);
         if current["status"] == "finished" {
+            check_reason(&current);
             return current;
         }
         assert_eq!(current["status"], "in_progress");
@@ -268,6 +344,7 @@ async fn a_tictactoe_match_is_created_read_back_and_played_to_the_end(db: TestDb
     let r = send_move(&app, &m, &end["ply"], json!({"row": 0, "col": 0})).await;
     let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(detail.contains("finished"), "{detail}");
+    assert_eq!(problem_type(&r), "/problems/match-finished");
 }
 
 async fn every_game_plays_to_the_end_with_a_consistent_history(db: TestDb) {
@@ -375,10 +452,10 @@ async fn a_stale_or_repeated_ply_is_refused_and_changes_nothing(db: TestDb) {
     assert_eq!(after["ply"], 2, "{after}");
 
     // The same request again (a retry): refused, nothing applied twice.
-    let detail = send_move(&app, &m, &json!(0), json!({"take": 1}))
-        .await
-        .assert_problem(StatusCode::CONFLICT);
+    let retry = send_move(&app, &m, &json!(0), json!({"take": 1})).await;
+    let detail = retry.assert_problem(StatusCode::CONFLICT);
     assert!(detail.contains("current ply 2"), "{detail}");
+    assert_eq!(problem_type(&retry), "/problems/stale-ply");
     // A ply from the future, too.
     send_move(&app, &m, &json!(9), json!({"take": 1}))
         .await
@@ -455,8 +532,12 @@ async fn illegal_moves_and_bad_requests_are_refused(db: TestDb) {
         ),
     ];
     for (request, status, word) in cases {
-        let detail = app.post_json("/matches", &request).await.assert_problem(status);
+        let r = app.post_json("/matches", &request).await;
+        let detail = r.assert_problem(status);
         assert!(detail.contains(word), "{request}: {detail}");
+        if status == StatusCode::UNPROCESSABLE_ENTITY {
+            assert_eq!(problem_type(&r), "/problems/invalid-options", "{request}");
+        }
     }
     app.post_raw("/matches", Some("text/plain"), "{}")
         .await
@@ -479,14 +560,116 @@ async fn illegal_moves_and_bad_requests_are_refused(db: TestDb) {
         json!({"take": 1}),
         json!("e4"),
     ] {
-        send_move(&app, &m, &json!(0), mv)
-            .await
-            .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        let r = send_move(&app, &m, &json!(0), mv.clone()).await;
+        r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(problem_type(&r), "/problems/illegal-move", "{mv}");
     }
     send_move(&app, &m, &json!(0), json!({"row": 1, "col": 1})).await;
     let occupied = send_move(&app, &m, &json!(2), json!({"row": 1, "col": 1})).await;
     occupied.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(problem_type(&occupied), "/problems/illegal-move");
     assert_eq!(get(&app, &m).await["ply"], 2, "a refused move changed the match");
+}
+
+fn problem_type(r: &TestResponse) -> String {
+    r.json()["type"].as_str().unwrap_or_default().to_string()
+}
+
+async fn since_returns_only_the_later_history(db: TestDb) {
+    let app = app_on(db).await;
+    let m = create(&app, json!({"game": "pig", "options": {"goal": 200}})).await;
+    let mut full = m.body.clone();
+    // A few turns, so that the history has rolls, moves and the AI's turns.
+    for _ in 0..6 {
+        let r = send_move(&app, &m, &full["ply"], json!({"action": "roll"})).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+        full = r.json();
+    }
+    let ply = full["ply"].as_u64().unwrap();
+    assert!(ply >= 6, "{full}");
+    let history = full["history"].as_array().unwrap();
+    for since in [0, 1, ply / 2, ply - 1, ply, ply + 10] {
+        let path = format!("/matches/{}?since={since}", m.id);
+        let r = authorized(&app, Method::GET, &path, Some(&m.token), None).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+        let partial = r.json();
+        let expected: Vec<&Value> = history.iter().filter(|e| e["ply"].as_u64().unwrap() > since).collect();
+        assert_eq!(
+            partial["history"].as_array().unwrap().iter().collect::<Vec<_>>(),
+            expected
+        );
+        // Everything else is the whole match.
+        assert_eq!(partial["ply"], full["ply"]);
+        assert_eq!(partial["state"], full["state"]);
+        assert_eq!(partial["legal_moves"], full["legal_moves"]);
+    }
+    // A move with ?since= its ply answers with only what it added.
+    let path = format!("/matches/{}/moves?since={ply}", m.id);
+    let r = authorized(
+        &app,
+        Method::POST,
+        &path,
+        Some(&m.token),
+        Some(&json!({"ply": ply, "move": {"action": "hold"}})),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let after = r.json();
+    let added = after["history"].as_array().unwrap();
+    assert_eq!(
+        added.first().map(|e| e["actor"].clone()),
+        Some(json!("human")),
+        "{after}"
+    );
+    assert_eq!(added.first().map(|e| e["ply"].clone()), Some(json!(ply + 1)));
+    let whole = get(&app, &m).await;
+    assert_eq!(&whole["history"].as_array().unwrap()[ply as usize..], &added[..]);
+    for bad in ["-1", "x", "1.5"] {
+        let path = format!("/matches/{}?since={bad}", m.id);
+        authorized(&app, Method::GET, &path, Some(&m.token), None)
+            .await
+            .assert_problem(StatusCode::BAD_REQUEST);
+    }
+}
+
+async fn ishitori_heaps_beyond_2_to_the_53_come_with_decimal_strings(db: TestDb) {
+    let app = app_on(db).await;
+    let big = u64::MAX - 2;
+    let m = create(
+        &app,
+        json!({"game": "ishitori", "options": {"remaining": big.to_string(), "take": [1, 2, 3]}}),
+    )
+    .await;
+    assert_eq!(m.body["options"]["remaining_decimal"], big.to_string(), "{}", m.body);
+    assert_eq!(m.body["state"]["remaining_decimal"], big.to_string());
+    assert_eq!(m.body["state"]["remaining"].as_u64(), Some(big));
+    let r = send_move(&app, &m, &json!(0), json!({"take": 2})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let after = r.json();
+    let left = after["state"]["remaining"].as_u64().unwrap();
+    assert!(left < big - 2, "the AI took too: {after}");
+    assert_eq!(after["state"]["remaining_decimal"], left.to_string());
+    assert_eq!(get(&app, &m).await, after);
+
+    let heaps = [big, 5, u64::MAX];
+    let m = create(
+        &app,
+        json!({"game": "ishitori", "options": {"heaps": heaps.map(|h| h.to_string()), "misere": false}}),
+    )
+    .await;
+    let decimals: Vec<String> = heaps.iter().map(u64::to_string).collect();
+    assert_eq!(m.body["options"]["heaps_decimal"], json!(decimals), "{}", m.body);
+    assert_eq!(m.body["state"]["heaps_decimal"], json!(decimals));
+    assert!(m.body["options"].get("remaining_decimal").is_none());
+
+    let answer = app
+        .post_json("/ishitori/move", &json!({"remaining": big.to_string()}))
+        .await;
+    assert_eq!(answer.status, StatusCode::OK);
+    let answer = answer.json();
+    let after = answer["remaining_after"].as_u64().unwrap();
+    assert_eq!(answer["remaining_after_decimal"], after.to_string());
+    assert_eq!(after, big - answer["take"].as_u64().unwrap());
 }
 
 async fn finished_matches_are_purged_after_their_retention(db: TestDb) {
