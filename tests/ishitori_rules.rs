@@ -185,3 +185,46 @@ fn random_playouts_keep_the_stone_count_and_end() {
         assert!(game.heap_sizes().iter().all(|&h| h < 1));
     }
 }
+
+/// Through the `Game` trait: turns alternate seats, and the winner is the
+/// one the rules name from who moved last (misère: the last mover loses;
+/// normal play: the last mover wins), over many random games.
+#[test]
+fn the_game_trait_alternates_seats_and_names_the_rules_winner() {
+    use kibitz::games::game::{Game as _, GameOutcome, Turn};
+    use kibitz::games::ishitori::Ishitori;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(7);
+    for (heaps, misere) in [
+        (Heaps::One(21), true),
+        (Heaps::Several(vec![4, 7, 2]), false),
+        (Heaps::Several(vec![3, 5]), true),
+    ] {
+        for first in [0, 1] {
+            for _ in 0..50 {
+                let start = Game::new(TakeSet::new(&[1, 2, 3]).unwrap(), misere, heaps.clone()).unwrap();
+                let mut game = Ishitori::new(start, first);
+                let mut last_mover = None;
+                let mut expected_seat = first;
+                while let Turn::Player(seat) = game.turn() {
+                    assert_eq!(seat, expected_seat);
+                    let mv = *game.legal_moves().choose(&mut rng).unwrap();
+                    assert!(game.result().is_none());
+                    game.play(mv);
+                    last_mover = Some(seat);
+                    expected_seat = 1 - seat;
+                }
+                assert!(game.legal_moves().is_empty());
+                let last = last_mover.expect("the start is not over");
+                let winner = if misere { 1 - last } else { last };
+                assert_eq!(
+                    game.result(),
+                    Some(GameOutcome::Won(winner)),
+                    "{heaps:?} misere {misere}"
+                );
+            }
+        }
+    }
+}

@@ -12,12 +12,11 @@ use rand::{Rng, SeedableRng};
 use serde_json::Value;
 
 use crate::games::game::{Game, GameOutcome as Ending, Turn as GameTurn};
-use crate::games::ishitori::{Game as IshitoriGame, Outcome as IshitoriOutcome};
 use crate::games::nine_square::{Game as NineSquareGame, Player as NineSquarePlayer, Turn, DIE_FACES};
 use crate::games::number_square::{Board as NumberSquareBoard, Tile};
 use crate::matches::levels::MAX_LEVEL;
 use crate::matches::players::TurnGame;
-use crate::matches::players::{self, ConnectFourMatch, NumberSquareOpening, Opening, TicTacToeMatch};
+use crate::matches::players::{self, ConnectFourMatch, IshitoriMatch, NumberSquareOpening, Opening, TicTacToeMatch};
 use crate::matches::{AiContext, AiSpec, GameKind, MatchLimits};
 use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
@@ -233,7 +232,7 @@ impl Arena {
                     self.turn_game::<TicTacToeMatch>(start, [first, second], &mut rng, limits, &check)?
                 }
                 (Opening::Ishitori(start), _) => {
-                    self.ishitori_game(start, [first, second], &mut rng, limits, &check)?
+                    self.turn_game::<IshitoriMatch>(start, [first, second], &mut rng, limits, &check)?
                 }
                 (Opening::NumberSquare(opening), _) => {
                     let board = match opening {
@@ -292,34 +291,6 @@ impl Arena {
                 "{}: a game with dice reached the arena's turn loop",
                 self.game
             ))),
-        }
-    }
-
-    fn ishitori_game(
-        &self,
-        start: &IshitoriGame,
-        players: [Strategy; 2],
-        rng: &mut StdRng,
-        limits: &SearchLimits,
-        check: &dyn Fn() -> Result<(), ArenaError>,
-    ) -> Result<i64, ArenaError> {
-        let mut game = start.clone();
-        let mut mover = 0;
-        loop {
-            check()?;
-            let mv = match players[mover].ai_level() {
-                Some(level) => players::ishitori_move(&game, &ai(level), &self.context(limits), rng)?,
-                None => *game
-                    .legal_moves()
-                    .choose(rng)
-                    .ok_or_else(|| broken("ishitori: no legal move in a game in progress"))?,
-            };
-            game = game.apply(mv).map_err(broken)?;
-            mover = 1 - mover;
-            if game.is_over() {
-                let mover_wins = game.final_outcome_for_mover() == Some(IshitoriOutcome::Win);
-                return Ok(sign_of_first(Some(mover_wins == (mover == 0))));
-            }
         }
     }
 

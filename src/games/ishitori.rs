@@ -15,6 +15,8 @@
 
 use std::sync::Arc;
 
+use super::game::{self, GameOutcome, Seat, Turn};
+
 /// Most distinct amounts a take set may list.
 pub const MAX_TAKE_AMOUNTS: usize = 64;
 /// Largest amount a single move may take.
@@ -350,5 +352,53 @@ impl Game {
             misere: self.misere,
             heaps,
         })
+    }
+}
+
+/// A game of Ishitori through the [`game::Game`] trait: the position and
+/// whose seat is to move (the rules themselves do not care who moves).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ishitori {
+    position: Game,
+    mover: Seat,
+}
+
+impl Ishitori {
+    /// `position` with `mover` to move.
+    pub fn new(position: Game, mover: Seat) -> Self {
+        Self { position, mover }
+    }
+
+    pub fn position(&self) -> &Game {
+        &self.position
+    }
+}
+
+impl game::Game for Ishitori {
+    type Move = Move;
+
+    fn turn(&self) -> Turn {
+        if self.position.is_over() {
+            Turn::Over
+        } else {
+            Turn::Player(self.mover)
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        self.position.legal_moves()
+    }
+
+    fn play(&mut self, mv: Move) {
+        // Not a legal move: the trait's callers offer only legal ones.
+        if let Ok(next) = self.position.apply(mv) {
+            self.position = next;
+            self.mover = 1 - self.mover;
+        }
+    }
+
+    fn result(&self) -> Option<GameOutcome> {
+        let mover_wins = self.position.final_outcome_for_mover()? == Outcome::Win;
+        Some(GameOutcome::Won(if mover_wins { self.mover } else { 1 - self.mover }))
     }
 }

@@ -10,7 +10,7 @@ use crate::solve::connect_four::Analysis;
 use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::Outcome;
 
-use super::engine::{AiContext, MatchError};
+use super::engine::{AiContext, AiSpec, MatchError};
 use super::json::{field_error, int_value, strings, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -101,7 +101,7 @@ impl TurnGame for ConnectFourMatch {
         json!({"column": column + 1})
     }
 
-    fn ai_choice(game: &ConnectFour, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
+    fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
         let limits = SearchLimits::within(ctx.limits.connect_four_time).with_max_nodes(ctx.limits.connect_four_nodes);
         let analysis = ctx.connect_four.analyse(game, &limits);
         let candidates = analysis

@@ -493,7 +493,9 @@ impl Match {
             GameKind::Tictactoe => {
                 start_with::<Turns<tictactoe::TicTacToeMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
-            GameKind::Ishitori => start_with::<ishitori::IshitoriMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
+            GameKind::Ishitori => {
+                start_with::<Turns<ishitori::IshitoriMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
+            }
             GameKind::NineSquare => {
                 start_with::<nine_square::NineSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
@@ -539,7 +541,7 @@ impl Match {
         let progress = match self.game {
             GameKind::Pig => play_with::<pig::PigMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::Tictactoe => play_with::<Turns<tictactoe::TicTacToeMatch>>(self, mv, ctx, rng, &mut log)?,
-            GameKind::Ishitori => play_with::<ishitori::IshitoriMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::Ishitori => play_with::<Turns<ishitori::IshitoriMatch>>(self, mv, ctx, rng, &mut log)?,
             GameKind::NineSquare => play_with::<nine_square::NineSquareMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::NumberSquare => play_with::<number_square::NumberSquareMatch>(self, mv, ctx, rng, &mut log)?,
             GameKind::ConnectFour => play_with::<Turns<connect_four::ConnectFourMatch>>(self, mv, ctx, rng, &mut log)?,

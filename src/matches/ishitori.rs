@@ -2,15 +2,15 @@
 //! heap, `{"heaps": [..]}` for several. Move: `{"take", "heap"}` (`heap`
 //! defaults to 0).
 
-use rand::RngCore;
 use serde_json::{json, Value};
 
-use crate::games::ishitori::{Game, Heaps, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING};
+use crate::games::game::{GameOutcome, Seat};
+use crate::games::ishitori::{Game, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING};
 use crate::solve::limits::SearchLimits;
 
-use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
+use super::engine::{AiContext, AiSpec, EndReason, MatchError};
 use super::json::{field_error, u64_value, Obj};
-use super::levels;
+use super::turns::{Candidate, Choice, TurnGame};
 
 /// A winning move far from the end is a subtler choice than one near it:
 /// each further round of moves (the largest take) halves less of the gap.
@@ -86,10 +86,6 @@ fn parse_state(rules: &Rules, state: &Value) -> Result<Game, MatchError> {
     Ok(game)
 }
 
-fn move_json(mv: Move) -> Value {
-    json!({"take": mv.take, "heap": mv.heap})
-}
-
 /// The value of leaving `child` to the opponent, on the levels' scale.
 fn child_value(child: &Game, ctx: &AiContext, largest_take: u64) -> f64 {
     let opponent = if child.is_over() {
@@ -125,49 +121,6 @@ fn level_work(game: &Game) -> u64 {
         .saturating_mul(moves)
 }
 
-pub(crate) fn ai_move(game: &Game, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Move, MatchError> {
-    let best = ctx
-        .ishitori
-        .best_move(game, &limits(ctx))
-        .map_err(|e| MatchError::Internal(e.to_string()))?
-        .chosen_move();
-    if ai.is_best() || level_work(game) > MAX_LEVEL_WORK {
-        return Ok(best);
-    }
-    let moves = game.legal_moves();
-    let largest = game.take_set().largest();
-    let values: Vec<f64> = moves
-        .iter()
-        .map(|&mv| {
-            game.apply(mv)
-                .map_or(f64::NEG_INFINITY, |child| child_value(&child, ctx, largest))
-        })
-        .collect();
-    Ok(levels::choose(&values, ai.level, rng)
-        .and_then(|i| moves.get(i).copied())
-        .unwrap_or(best))
-}
-
-/// The game is over and `mover` would be to move: who won.
-fn result_for(game: &Game, mover_is_human: bool) -> MatchResult {
-    let mover_wins = game.final_outcome_for_mover() == Some(Outcome::Win);
-    let winner = if mover_wins == mover_is_human {
-        Winner::Human
-    } else {
-        Winner::Ai
-    };
-    MatchResult::new(winner, EndReason::NoMove)
-}
-
-/// The position after a request: the person to move, or the result.
-fn progress(game: &Game, result: Option<MatchResult>) -> Progress {
-    Progress {
-        state: heaps_json(game.heaps()),
-        legal_moves: game.legal_moves().into_iter().map(move_json).collect(),
-        result,
-    }
-}
-
 /// The options or state object as the API shows it: beside `remaining` and
 /// `heaps`, their decimal strings (`remaining_decimal`, `heaps_decimal`),
 /// since a JavaScript number loses heaps above 2^53.
@@ -185,26 +138,14 @@ pub(crate) fn with_decimal_twins(value: &Value) -> Value {
     shown
 }
 
-fn ai_turn(
-    game: &Game,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-    log: &mut Log,
-) -> Result<Progress, MatchError> {
-    let mv = ai_move(game, ai, ctx, rng)?;
-    let next = game
-        .apply(mv)
-        .map_err(|e| MatchError::Internal(format!("the solver chose an illegal move: {e}")))?;
-    log.ai(move_json(mv));
-    let result = next.is_over().then(|| result_for(&next, true));
-    Ok(progress(&next, result))
-}
-
-impl MatchGame for IshitoriMatch {
+impl TurnGame for IshitoriMatch {
+    type Game = Ishitori;
     type Options = Rules;
 
-    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Rules, MatchError> {
+    /// Also refuses starting heaps that are already over, and take sets and
+    /// positions beyond the solver's bounds (cached after the first call, so
+    /// re-reading stored options costs nothing).
+    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Rules, MatchError> {
         let obj = Obj::new(raw, "options", true)?;
         obj.only(&["remaining", "heaps", "take", "misere"])?;
         let (mut remaining, heaps) = read_heaps(&obj)?;
@@ -227,6 +168,10 @@ impl MatchGame for IshitoriMatch {
             misere: obj.bool("misere")?,
         };
         let game = Game::try_from(setup).map_err(|e| MatchError::Options(e.to_string()))?;
+        game.ensure_not_over().map_err(|e| MatchError::Options(e.to_string()))?;
+        ctx.ishitori
+            .best_move(&game, &limits(ctx))
+            .map_err(|e| MatchError::Options(e.to_string()))?;
         Ok(Rules {
             take: game.take_set().clone(),
             misere: game.is_misere(),
@@ -243,38 +188,22 @@ impl MatchGame for IshitoriMatch {
         options
     }
 
-    fn start(
-        rules: &Rules,
-        ai: &AiSpec,
-        ai_first: bool,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let game = game_with(rules, rules.start.clone())?;
-        game.ensure_not_over().map_err(|e| MatchError::Options(e.to_string()))?;
-        // Refuse take sets and positions beyond the solver's bounds now,
-        // rather than at the AI's first move.
-        ctx.ishitori
-            .best_move(&game, &limits(ctx))
-            .map_err(|e| MatchError::Options(e.to_string()))?;
-        if ai_first {
-            ai_turn(&game, ai, ctx, rng, log)
-        } else {
-            Ok(progress(&game, None))
-        }
+    fn new_game(rules: &Rules) -> Result<Ishitori, MatchError> {
+        Ok(Ishitori::new(rules.new_game()?, 0))
     }
 
-    fn play(
-        rules: &Rules,
-        state: &Value,
-        mv: &Value,
-        ai: &AiSpec,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let game = parse_state(rules, state).map_err(corrupt)?;
+    /// The heaps; who is who needs no saying, since a stored match always
+    /// waits for the person.
+    fn state_json(game: &Ishitori, _human: Seat) -> Value {
+        heaps_json(game.position().heaps())
+    }
+
+    /// The person, to move, takes seat 0 (the rules are the same for both).
+    fn parse_state(rules: &Rules, state: &Value) -> Result<(Ishitori, Seat), MatchError> {
+        Ok((Ishitori::new(parse_state(rules, state)?, 0), 0))
+    }
+
+    fn parse_move(game: &Ishitori, mv: &Value) -> Result<Move, MatchError> {
         let obj = Obj::new(Some(mv), "move", false)?;
         obj.only(&["take", "heap"])?;
         let take = u64_value(obj.required("take")?, "move.take", false)?;
@@ -284,11 +213,46 @@ impl MatchGame for IshitoriMatch {
                 .map_err(|_| field_error("move.heap", "must be a heap index", v))?,
         };
         let mv = Move { heap, take };
-        let next = game.apply(mv).map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        log.human(move_json(mv));
-        if next.is_over() {
-            return Ok(progress(&next, Some(result_for(&next, false))));
+        game.position()
+            .apply(mv)
+            .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
+        Ok(mv)
+    }
+
+    fn move_json(_: &Ishitori, mv: Move) -> Value {
+        json!({"take": mv.take, "heap": mv.heap})
+    }
+
+    /// The solver's move; below the best level also every move's value, by
+    /// solving the position it leads to (unless that is too much work).
+    fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Move>, MatchError> {
+        let position = game.position();
+        let best = ctx
+            .ishitori
+            .best_move(position, &limits(ctx))
+            .map_err(|e| MatchError::Internal(e.to_string()))?
+            .chosen_move();
+        if ai.is_best() || level_work(position) > MAX_LEVEL_WORK {
+            return Ok(Choice {
+                best,
+                candidates: Vec::new(),
+            });
         }
-        ai_turn(&next, ai, ctx, rng, log)
+        let largest = position.take_set().largest();
+        let candidates = position
+            .legal_moves()
+            .into_iter()
+            .map(|mv| Candidate {
+                mv,
+                value: position
+                    .apply(mv)
+                    .map_or(f64::NEG_INFINITY, |child| child_value(&child, ctx, largest)),
+            })
+            .collect();
+        Ok(Choice { best, candidates })
+    }
+
+    fn end_reason(_: GameOutcome) -> EndReason {
+        EndReason::NoMove
     }
 }

@@ -8,21 +8,21 @@ use serde_json::Value;
 
 use crate::games::connect_four::ConnectFour;
 use crate::games::game::Game;
-use crate::games::ishitori::{Game as IshitoriGame, Move as IshitoriMove};
+use crate::games::ishitori::Ishitori;
 use crate::games::nine_square::{Coord, Position as NineSquarePosition};
 use crate::games::number_square::{Board as NumberSquareBoard, Tile};
 use crate::games::pig::PigRules;
 use crate::games::tictactoe::TicTacToe;
-use crate::solve::limits::SearchLimits;
 use crate::solve::pig::PigTable;
 
 use super::engine::{AiContext, AiSpec, GameKind, MatchError, MatchGame};
 use super::turns;
 
 pub(crate) use super::turns::TurnGame;
-use super::{ishitori, nine_square, number_square, pig};
+use super::{nine_square, number_square, pig};
 
 pub(crate) use super::connect_four::ConnectFourMatch;
+pub(crate) use super::ishitori::IshitoriMatch;
 pub(crate) use super::tictactoe::TicTacToeMatch;
 
 /// Where every game of a series starts.
@@ -30,7 +30,7 @@ pub(crate) use super::tictactoe::TicTacToeMatch;
 pub enum Opening {
     Pig(PigRules),
     TicTacToe(TicTacToe),
-    Ishitori(IshitoriGame),
+    Ishitori(Ishitori),
     NumberSquare(NumberSquareOpening),
     NineSquare,
     ConnectFour(ConnectFour),
@@ -51,18 +51,7 @@ pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Resu
         GameKind::Tictactoe => {
             Opening::TicTacToe(TicTacToeMatch::new_game(&TicTacToeMatch::parse_options(options, ctx)?)?)
         }
-        GameKind::Ishitori => {
-            let start = ishitori::IshitoriMatch::parse_options(options, ctx)?.new_game()?;
-            start
-                .ensure_not_over()
-                .map_err(|e| MatchError::Options(e.to_string()))?;
-            // Refuse take sets beyond the solver's bounds now, as a match does.
-            let limits = SearchLimits::within(ctx.limits.ishitori_time);
-            ctx.ishitori
-                .best_move(&start, &limits)
-                .map_err(|e| MatchError::Options(e.to_string()))?;
-            Opening::Ishitori(start)
-        }
+        GameKind::Ishitori => Opening::Ishitori(IshitoriMatch::new_game(&IshitoriMatch::parse_options(options, ctx)?)?),
         GameKind::NumberSquare => Opening::NumberSquare(number_square_opening(options, ctx)?),
         GameKind::NineSquare => {
             nine_square::NineSquareMatch::parse_options(options, ctx)?;
@@ -87,15 +76,6 @@ fn number_square_opening(options: Option<&Value>, ctx: &AiContext) -> Result<Num
 /// Pig: rolling and holding on the levels' scale, in that order.
 pub fn pig_level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2] {
     pig::level_values(table, i, j, k)
-}
-
-pub fn ishitori_move(
-    game: &IshitoriGame,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-) -> Result<IshitoriMove, MatchError> {
-    ishitori::ai_move(game, ai, ctx, rng)
 }
 
 /// Number Square: the tile the AI takes.

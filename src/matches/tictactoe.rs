@@ -8,7 +8,7 @@ use crate::games::tictactoe::{Player, Position, TicTacToe};
 use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::{MoveAnalysis, Outcome};
 
-use super::engine::{AiContext, MatchError};
+use super::engine::{AiContext, AiSpec, MatchError};
 use super::json::{field_error, strings, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -132,7 +132,7 @@ impl TurnGame for TicTacToeMatch {
         json!({"row": row, "col": col})
     }
 
-    fn ai_choice(game: &TicTacToe, ctx: &AiContext) -> Result<Choice<usize>, MatchError> {
+    fn ai_choice(game: &TicTacToe, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<usize>, MatchError> {
         let position = game
             .position()
             .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;

@@ -59,8 +59,13 @@ pub(crate) trait TurnGame {
     /// The person's `move` object, checked against the rules.
     fn parse_move(game: &Self::Game, mv: &Value) -> Result<<Self::Game as Game>::Move, MatchError>;
     fn move_json(game: &Self::Game, mv: <Self::Game as Game>::Move) -> Value;
-    /// How the AI sees the position (its turn, the game not over).
-    fn ai_choice(game: &Self::Game, ctx: &AiContext) -> Result<Choice<<Self::Game as Game>::Move>, MatchError>;
+    /// How the AI sees the position (its turn, the game not over); `ai`
+    /// lets a game skip valuing every move when only the best is played.
+    fn ai_choice(
+        game: &Self::Game,
+        ai: &AiSpec,
+        ctx: &AiContext,
+    ) -> Result<Choice<<Self::Game as Game>::Move>, MatchError>;
     /// Why a game with this outcome ended: for the line games a win is a
     /// line and a draw a full board.
     fn end_reason(outcome: GameOutcome) -> EndReason {
@@ -92,7 +97,7 @@ pub(crate) fn ai_move<T: TurnGame>(
     ctx: &AiContext,
     rng: &mut dyn RngCore,
 ) -> Result<<T::Game as Game>::Move, MatchError> {
-    let mv = T::ai_choice(game, ctx)?.pick(ai, rng);
+    let mv = T::ai_choice(game, ai, ctx)?.pick(ai, rng);
     if game.legal_moves().contains(&mv) {
         Ok(mv)
     } else {
