@@ -104,13 +104,13 @@ export const playMove = (id, token, ply, move) =>
 
 // The stateless endpoints, for the analysis.
 export const pigDecision = (body) => request("POST", "/pig/decision", { body });
-export const tictactoeMove = (body) => request("POST", "/tictactoe/move", { body });
 export const ishitoriMove = (body) => request("POST", "/ishitori/move", { body });
-export const numberSquareMove = (body) => request("POST", "/number-square/move", { body });
-export const nineSquareMove = (body) => request("POST", "/nine-square/move", { body });
 export const connectFourMove = (body) => request("POST", "/connect-four/move", { body });
 // The same, reporting the search's progress to `onLine` as it thinks.
 export const connectFourMoveStreamed = (body, onLine) => streamed("/connect-four/move", body, onLine);
+export const tictactoeMoveStreamed = (body, onLine) => streamed("/tictactoe/move", body, onLine);
+export const numberSquareMoveStreamed = (body, onLine) => streamed("/number-square/move", body, onLine);
+export const nineSquareMoveStreamed = (body, onLine) => streamed("/nine-square/move", body, onLine);
 
 export const pigPolicy = ({ goal, die_sides, variant }) =>
   request("GET", `/pig/policy?goal=${goal}&die_sides=${die_sides}&variant=${encodeURIComponent(variant)}`);

@@ -250,7 +250,11 @@ async function refreshAnalysis() {
   const seq = ++state.analysisSeq;
   box.replaceChildren(h("p", { class: "muted" }, "Asking the service…"));
   try {
-    const content = await game.analyze(m);
+    // A search that streams its progress says how far it got meanwhile.
+    const thinking = (text) => {
+      if (seq === state.analysisSeq) box.replaceChildren(h("p", { class: "thinking", role: "status" }, text));
+    };
+    const content = await game.analyze(m, { thinking });
     if (seq === state.analysisSeq) box.replaceChildren(content);
   } catch (error) {
     if (seq === state.analysisSeq) {

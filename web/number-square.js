@@ -3,7 +3,7 @@
 // tiles may be taken comes from the match's legal_moves (the server keeps
 // the rules).
 
-import { numberSquareMove } from "./api.js";
+import { numberSquareMoveStreamed } from "./api.js";
 import { grid as uiGrid, h, ownersFromHistory } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
@@ -55,9 +55,12 @@ export default {
     );
   },
 
-  async analyze(m) {
+  async analyze(m, { thinking }) {
     const board = m.state.board;
-    const a = await numberSquareMove({ board, my_score: m.state.scores.human, opponent_score: m.state.scores.ai, max_ms: 800 });
+    const a = await numberSquareMoveStreamed(
+      { board, my_score: m.state.scores.human, opponent_score: m.state.scores.ai, max_ms: 800 },
+      (line) => thinking(`Thinking: depth ${line.depth}, best ${cellName(line.move.row, line.move.col)}, value ${line.value}…`),
+    );
     const values = new Map(a.moves.map((mv) => [`${mv.row},${mv.col}`, mv.value]));
     const mini = grid(board.length, (r, c) => {
       const v = values.get(`${r},${c}`);

@@ -1,7 +1,7 @@
 // Tic-tac-toe and m,n,k boards: state.board is row strings over X, O and
 // "."; a move is {row, col}.
 
-import { tictactoeMove } from "./api.js";
+import { tictactoeMoveStreamed } from "./api.js";
 import { grid as uiGrid, h } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
@@ -58,9 +58,11 @@ export default {
     });
   },
 
-  async analyze(m) {
+  async analyze(m, { thinking }) {
     const board = m.state.board;
-    const answer = await tictactoeMove({ board, k: m.options.k, max_ms: 800 });
+    const answer = await tictactoeMoveStreamed({ board, k: m.options.k, max_ms: 800 }, (line) =>
+      thinking(`Thinking: depth ${line.depth}, best row ${line.move.row + 1}, column ${line.move.col + 1}…`),
+    );
     const byCell = new Map(answer.moves.map((mv) => [`${mv.row},${mv.col}`, mv]));
     const best = answer.move;
     const mini = grid(board.length, board[0].length, (r, c) => {

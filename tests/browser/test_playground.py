@@ -92,6 +92,14 @@ def contract_number_square_match():
         "status": "in_progress",
         "ply": 2,
         "state": {"board": board, "scores": {"human": human, "ai": ai}},
+        # Every tile on the edge or next to a taken one, as the server lists them.
+        "legal_moves": [
+            {"row": r, "col": c}
+            for r in range(4)
+            for c in range(4)
+            if board[r][c] is not None
+            and (r in (0, 3) or c in (0, 3) or any(board[y][x] is None for y, x in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))))
+        ],
         "history": [
             {"ply": 1, "actor": "human", "move": {"row": 0, "col": 1}, "roll": None, "at": at},
             {"ply": 2, "actor": "ai", "move": {"row": 1, "col": 1}, "roll": None, "at": at},
@@ -493,6 +501,28 @@ class Playground(unittest.TestCase):
         left = int(self.el(".heap").get_attribute("data-size"))
         self.assertEqual(left, self.server_match()["state"]["remaining"])
         self.assertLess(left, 18)
+
+    def test_a_long_search_shows_how_far_it_got_while_it_thinks(self):
+        # A 7x7 board is far from solved within the analysis's 800 ms: the
+        # search streams one line per depth, and the panel shows each as a
+        # "Thinking" status until the final answer replaces it.
+        self.driver.execute_script(
+            "window.__thinking = [];"
+            "new MutationObserver(() => {"
+            "  for (const p of document.querySelectorAll('#analysis .thinking')) window.__thinking.push(p.textContent);"
+            "}).observe(document.body, { childList: true, subtree: true, characterData: true });"
+        )
+        self.start("tictactoe", options={"rows": 7, "cols": 7}, level=10)
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: self.els(".ttt-analysis"), message="the tic-tac-toe analysis")
+        seen = self.driver.execute_script("return window.__thinking")
+        self.assertTrue(seen, "no thinking status was shown")
+        depths = []
+        for text in seen:
+            self.assertRegex(text, r"^Thinking: depth \d+, best row [1-7], column [1-7]…$")
+            depths.append(int(text.split("depth ")[1].split(",")[0]))
+        self.assertEqual(depths, sorted(depths), "depths shown out of order")
+        self.assertFalse(self.els("#analysis .thinking"), "the status stayed after the answer")
 
     def test_number_square_screen(self):
         # Number Square matches may not be served yet: the page must then say
