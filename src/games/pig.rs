@@ -10,6 +10,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use super::game::{self, GameOutcome, Seat, Turn};
+
 pub const MIN_DIE_SIDES: u32 = 2;
 pub const MAX_DIE_SIDES: u32 = 12;
 pub const MIN_GOAL: u32 = 1;
@@ -205,6 +207,139 @@ pub fn roll_outcome(rules: &PigRules, turn_total: u32, face: u32) -> RollOutcome
     }
 }
 
+/// Far beyond any real turn (a player may roll on past a winning hold);
+/// keeps the arithmetic clear of overflow.
+pub const MAX_TURN_TOTAL: u32 = 1_000_000_000;
+
+/// A decision or a die's face, as the [`game::Game`] trait plays them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PigMove {
+    Roll,
+    Hold,
+    /// The face the rolled die shows (a chance outcome).
+    Face(u32),
+}
+
+/// A game of Pig through the [`game::Game`] trait: both scores, the turn
+/// total of the seat to move, and whether its die is in the air.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PigGame {
+    rules: PigRules,
+    scores: [u32; 2],
+    turn_total: u32,
+    to_move: Seat,
+    rolling: bool,
+    last_roll: Option<u32>,
+}
+
+impl PigGame {
+    /// A new game; seat 0 moves first.
+    pub fn new(rules: PigRules) -> Self {
+        Self::resume(rules, [0, 0], 0, 0, None)
+    }
+
+    /// A game in progress: `to_move` decides with `turn_total` this turn.
+    pub fn resume(rules: PigRules, scores: [u32; 2], turn_total: u32, to_move: Seat, last_roll: Option<u32>) -> Self {
+        Self {
+            rules,
+            scores,
+            turn_total,
+            to_move,
+            rolling: false,
+            last_roll,
+        }
+    }
+
+    pub fn rules(&self) -> &PigRules {
+        &self.rules
+    }
+
+    pub fn score(&self, seat: Seat) -> u32 {
+        self.scores[seat & 1]
+    }
+
+    /// The seat deciding now (or whose die is in the air).
+    pub fn to_move(&self) -> Seat {
+        self.to_move
+    }
+
+    /// The turn total of the seat to move (0 between turns and at the end).
+    pub fn turn_total(&self) -> u32 {
+        self.turn_total
+    }
+
+    /// The last face any die showed.
+    pub fn last_roll(&self) -> Option<u32> {
+        self.last_roll
+    }
+
+    fn winner(&self) -> Option<Seat> {
+        (0..2).find(|&seat| self.scores[seat] >= self.rules.goal())
+    }
+
+    fn end_turn(&mut self, banked: u32) {
+        let seat = self.to_move & 1;
+        self.scores[seat] = self.scores[seat].saturating_add(banked);
+        self.turn_total = 0;
+        if self.winner().is_none() {
+            self.to_move = 1 - seat;
+        }
+    }
+}
+
+impl game::Game for PigGame {
+    type Move = PigMove;
+
+    fn turn(&self) -> Turn {
+        if self.winner().is_some() {
+            Turn::Over
+        } else if self.rolling {
+            Turn::Chance
+        } else {
+            Turn::Player(self.to_move)
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<PigMove> {
+        match self.turn() {
+            Turn::Player(_) if self.turn_total < MAX_TURN_TOTAL - MAX_DIE_SIDES => vec![PigMove::Roll, PigMove::Hold],
+            Turn::Player(_) => vec![PigMove::Hold],
+            Turn::Chance | Turn::Over => Vec::new(),
+        }
+    }
+
+    fn chance_outcomes(&self) -> Vec<(PigMove, f64)> {
+        if self.turn() != Turn::Chance {
+            return Vec::new();
+        }
+        let sides = self.rules.die_sides();
+        (1..=sides)
+            .map(|face| (PigMove::Face(face), 1.0 / f64::from(sides)))
+            .collect()
+    }
+
+    fn play(&mut self, mv: PigMove) {
+        match (self.turn(), mv) {
+            (Turn::Player(_), PigMove::Roll) => self.rolling = true,
+            (Turn::Player(_), PigMove::Hold) => self.end_turn(self.rules.banked_on_hold(self.turn_total)),
+            (Turn::Chance, PigMove::Face(face)) => {
+                self.rolling = false;
+                self.last_roll = Some(face);
+                match roll_outcome(&self.rules, self.turn_total, face) {
+                    RollOutcome::Continue { turn_total } => self.turn_total = turn_total,
+                    RollOutcome::TurnOver { banked } => self.end_turn(banked),
+                }
+            }
+            // Not a legal move: the trait's callers offer only legal ones.
+            _ => {}
+        }
+    }
+
+    fn result(&self) -> Option<GameOutcome> {
+        self.winner().map(GameOutcome::Won)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -256,5 +391,59 @@ mod tests {
         assert_eq!(roll_outcome(&p, 7, 1), RollOutcome::TurnOver { banked: 1 });
         assert_eq!(roll_outcome(&s, 7, 1), RollOutcome::TurnOver { banked: 0 });
         assert_eq!(roll_outcome(&s, 7, 5), RollOutcome::Continue { turn_total: 12 });
+    }
+    /// Random games through the `Game` trait against a plain simulation of
+    /// the rules written here: the same scores, turn totals and winner.
+    #[test]
+    fn the_game_trait_plays_the_rules() {
+        use crate::games::game::Game as _;
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(11);
+        for variant in [Variant::Standard, Variant::Progressive] {
+            for _ in 0..200 {
+                let r = rules(30, 4, variant);
+                let mut game = PigGame::new(r);
+                let (mut scores, mut total, mut mover) = ([0u32; 2], 0u32, 0usize);
+                let one_banks = u32::from(variant == Variant::Progressive);
+                let winner = loop {
+                    if let Some(w) = (0..2).find(|&s| scores[s] >= 30) {
+                        break w;
+                    }
+                    assert_eq!(game.turn(), Turn::Player(mover));
+                    assert_eq!(
+                        (game.score(0), game.score(1), game.turn_total()),
+                        (scores[0], scores[1], total)
+                    );
+                    if rng.gen_bool(0.7) {
+                        game.play(PigMove::Roll);
+                        assert_eq!(game.turn(), Turn::Chance);
+                        assert_eq!(game.chance_outcomes().len(), 4);
+                        let face = rng.gen_range(1..=4);
+                        game.play(PigMove::Face(face));
+                        if face == 1 {
+                            scores[mover] += one_banks;
+                            total = 0;
+                        } else {
+                            total += face;
+                            continue;
+                        }
+                    } else {
+                        game.play(PigMove::Hold);
+                        scores[mover] += if variant == Variant::Progressive {
+                            total.max(1)
+                        } else {
+                            total
+                        };
+                        total = 0;
+                    }
+                    if scores[mover] < 30 {
+                        mover = 1 - mover;
+                    }
+                };
+                assert_eq!(game.turn(), Turn::Over);
+                assert_eq!(game.result(), Some(GameOutcome::Won(winner)));
+                assert!(game.legal_moves().is_empty());
+            }
+        }
     }
 }

@@ -11,11 +11,12 @@
 //! The history is returned, not kept: each call hands back the entries it
 //! added, numbered on from [`Match::ply`]; the store adds their time.
 //!
-//! Every game is an adapter implementing [`MatchGame`]. Two-player games
-//! without dice implement the smaller `turns::TurnGame` instead (their
-//! options, state and move JSON, and how the AI values moves) and get the
-//! rest from the `Game` trait; a new game is that adapter, a `GameKind`
-//! name and one arm in each dispatch below.
+//! Every game is an adapter implementing [`MatchGame`]. Games whose match
+//! move is one `Game` move (all but Nine Square and Number Square today)
+//! implement the smaller `turns::TurnGame` instead (their options, state
+//! and move JSON, how the AI values moves, and their dice) and get the rest
+//! from the `Game` trait; a new game is that adapter, a `GameKind` name and
+//! one arm in each dispatch below.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -489,7 +490,7 @@ impl Match {
         let ai_first = request.ai_first.unwrap_or(false);
         let mut log = Log::new(0);
         let (options, progress) = match game {
-            GameKind::Pig => start_with::<pig::PigMatch>(request, &ai, ai_first, ctx, rng, &mut log)?,
+            GameKind::Pig => start_with::<Turns<pig::PigMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?,
             GameKind::Tictactoe => {
                 start_with::<Turns<tictactoe::TicTacToeMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
@@ -539,7 +540,7 @@ impl Match {
         }
         let mut log = Log::new(self.ply);
         let progress = match self.game {
-            GameKind::Pig => play_with::<pig::PigMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::Pig => play_with::<Turns<pig::PigMatch>>(self, mv, ctx, rng, &mut log)?,
             GameKind::Tictactoe => play_with::<Turns<tictactoe::TicTacToeMatch>>(self, mv, ctx, rng, &mut log)?,
             GameKind::Ishitori => play_with::<Turns<ishitori::IshitoriMatch>>(self, mv, ctx, rng, &mut log)?,
             GameKind::NineSquare => play_with::<nine_square::NineSquareMatch>(self, mv, ctx, rng, &mut log)?,

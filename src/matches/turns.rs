@@ -1,5 +1,5 @@
-//! Matches of two-player games without dice, played through the [`Game`]
-//! trait: the person's move, then the AI's until the person is to move
+//! Matches of two-player games, played through the [`Game`] trait: the
+//! person's move, then the AI's and the dice's until the person is to move
 //! again or the game is over. A game supplies only what is its own (see
 //! [`TurnGame`]): its options, the JSON of its state and moves, and how its
 //! AI values the moves; [`Turns`] turns that into a [`MatchGame`].
@@ -11,7 +11,9 @@ use serde_json::Value;
 
 use crate::games::game::{Game, GameOutcome, Seat, Turn};
 
-use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress, Winner};
+use super::engine::{
+    corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress, Scores, Winner,
+};
 use super::levels;
 
 /// One move the AI may play, valued on the levels' scale (1 = a sure win,
@@ -42,7 +44,8 @@ impl<M: Copy> Choice<M> {
     }
 }
 
-/// What a two-player game without dice brings to be played as a match.
+/// What a two-player game brings to be played as a match (the dice, if it
+/// has them, roll through [`TurnGame::roll`]).
 pub(crate) trait TurnGame {
     type Game: Game;
     type Options;
@@ -74,20 +77,32 @@ pub(crate) trait TurnGame {
             GameOutcome::Draw => EndReason::BoardFull,
         }
     }
+    /// The final scores of the person and the AI, for games that keep score.
+    fn scores(_game: &Self::Game, _human: Seat) -> Option<Scores> {
+        None
+    }
+    /// Games with dice: the server's roll at a chance turn, and the face it
+    /// shows (the history's `roll`). None for games without dice.
+    fn roll(_game: &Self::Game, _rng: &mut dyn RngCore) -> Option<(<Self::Game as Game>::Move, u32)> {
+        None
+    }
 }
 
 /// The [`MatchGame`] of a [`TurnGame`].
 pub(crate) struct Turns<T>(PhantomData<T>);
 
 /// The match's result once the game is over (None while it goes on).
-pub(crate) fn result_for<T: TurnGame>(outcome: Option<GameOutcome>, human: Seat) -> Option<MatchResult> {
-    let outcome = outcome?;
+pub(crate) fn result_for<T: TurnGame>(game: &T::Game, human: Seat) -> Option<MatchResult> {
+    let outcome = game.result()?;
     let winner = match outcome {
         GameOutcome::Draw => Winner::Draw,
         GameOutcome::Won(seat) if seat == human => Winner::Human,
         GameOutcome::Won(_) => Winner::Ai,
     };
-    Some(MatchResult::new(winner, T::end_reason(outcome)))
+    Some(MatchResult {
+        scores: T::scores(game, human),
+        ..MatchResult::new(winner, T::end_reason(outcome))
+    })
 }
 
 /// The move the AI plays at its level in `game` (its turn).
@@ -106,8 +121,8 @@ pub(crate) fn ai_move<T: TurnGame>(
 }
 
 impl<T: TurnGame> Turns<T> {
-    /// The AI moves while it is its turn; then the match is over or the
-    /// person's again.
+    /// The AI moves and the dice roll while it is their turn; then the match
+    /// is over or the person's again.
     fn answer(
         mut game: T::Game,
         human: Seat,
@@ -124,7 +139,12 @@ impl<T: TurnGame> Turns<T> {
                     game.play(mv);
                 }
                 Turn::Player(_) | Turn::Over => break,
-                Turn::Chance => return Err(MatchError::Internal("a game with dice is not a TurnGame".to_string())),
+                Turn::Chance => {
+                    let (outcome, face) = T::roll(&game, rng)
+                        .ok_or_else(|| MatchError::Internal("a chance turn in a game without dice".to_string()))?;
+                    log.dice(face);
+                    game.play(outcome);
+                }
             }
         }
         let legal_moves = game
@@ -135,7 +155,7 @@ impl<T: TurnGame> Turns<T> {
         Ok(Progress {
             state: T::state_json(&game, human),
             legal_moves,
-            result: result_for::<T>(game.result(), human),
+            result: result_for::<T>(&game, human),
         })
     }
 }
