@@ -1,0 +1,150 @@
+"""Plays one whole match of every game against a running kibitz through the
+client that openapi-python-client generates from openapi.yaml: every move is
+taken from the match's own legal_moves and every answer is read through the
+generated models.
+
+Usage: KIBITZ_URL=http://127.0.0.1:8080 python play.py
+(scripts/clients-test.sh generates the kibitz_client package beside it first).
+"""
+
+import json
+import os
+import sys
+from collections.abc import Callable
+
+from kibitz_client import AuthenticatedClient, Client
+from kibitz_client.api.matches import create_match, get_match, play_match_move
+from kibitz_client.models import (
+    ConnectFourMatch,
+    ConnectFourNewMatch,
+    ConnectFourNewMatchGame,
+    IshitoriMatch,
+    IshitoriNewMatch,
+    IshitoriNewMatchGame,
+    IshitoriNewMatchOptions,
+    MatchCommonStatus,
+    MatchMoveRequest,
+    MatchResultReason,
+    NineSquareMatch,
+    NineSquareMatchMove,
+    NineSquareNewMatch,
+    NineSquareNewMatchGame,
+    NumberSquareMatch,
+    NumberSquareNewMatch,
+    NumberSquareNewMatchGame,
+    NumberSquareNewMatchOptions,
+    PigMatch,
+    PigMatchMove,
+    PigMatchMoveAction,
+    PigNewMatch,
+    PigNewMatchGame,
+    PigNewMatchOptions,
+    TicTacToeMatch,
+    TicTacToeNewMatch,
+    TicTacToeNewMatchGame,
+)
+
+# Pig: roll while the turn total is below this, then hold.
+PIG_HOLD_AT = 20
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def check(ok: bool, what: str) -> None:
+    if not ok:
+        raise CheckFailed(what)
+
+
+def choose_move(m):
+    """The person's move: the first legal one (Pig: roll or hold by the turn total)."""
+    check(m.status == MatchCommonStatus.IN_PROGRESS and m.result is None, f"match {m.id} is in progress")
+    legal = m.legal_moves
+    check(bool(legal), f"{m.game} offers legal moves: {legal}")
+    if isinstance(m, PigMatch):
+        actions = [mv.action for mv in legal]
+        check(PigMatchMoveAction.HOLD in actions, f"pig offers hold: {actions}")
+        roll = m.state.turn_total < PIG_HOLD_AT and PigMatchMoveAction.ROLL in actions
+        return PigMatchMove(action=PigMatchMoveAction.ROLL if roll else PigMatchMoveAction.HOLD)
+    if isinstance(m, NineSquareMatch):
+        dice = m.state.dice
+        check(dice is not None and 1 <= dice <= 6, f"nine-square rolled the person's die: {dice}")
+        return NineSquareMatchMove(placements=legal[: min(dice, len(legal))])
+    if isinstance(m, IshitoriMatch):
+        check(m.state.remaining_decimal == str(m.state.remaining), f"remaining_decimal: {m.state.to_dict()}")
+    return legal[0]
+
+
+def play_match(base_url: str, request, match_type, reasons: set[MatchResultReason]) -> str:
+    """Plays `request` to the end, each move asking only for the history after
+    the ply it was made at (`since`); checks that those pieces add up to the
+    whole history and that the match ends for one of `reasons`."""
+    created = create_match.sync_detailed(client=Client(base_url=base_url), body=request)
+    check(created.status_code == 201, f"POST /matches answered {created.status_code}: {created.content!r}")
+    m = created.parsed
+    check(isinstance(m, match_type), f"the new match is a {match_type.__name__}: {type(m).__name__}")
+    client = AuthenticatedClient(base_url=base_url, token=m.token)
+    history = [entry.to_dict() for entry in m.history]
+    while m.status == MatchCommonStatus.IN_PROGRESS:
+        move = choose_move(m)
+        sent = m.ply
+        r = play_match_move.sync_detailed(m.id, client=client, since=sent, body=MatchMoveRequest(ply=sent, move=move))
+        check(r.status_code == 200, f"{move.to_dict()} at ply {sent} answered {r.status_code}: {r.content!r}")
+        nxt = r.parsed
+        check(isinstance(nxt, match_type) and nxt.id == m.id, f"the same {match_type.__name__} answers")
+        check(nxt.ply > sent, f"ply moves on from {sent} (got {nxt.ply})")
+        got = [entry.ply for entry in nxt.history]
+        check(got == list(range(sent + 1, nxt.ply + 1)), f"since={sent} gives plies {sent + 1}..{nxt.ply}, got {got}")
+        check(nxt.history[0].actor.value == "human", f"the person's move comes first after ply {sent}")
+        history += [entry.to_dict() for entry in nxt.history]
+        m = nxt
+    result = m.result
+    check(m.status == MatchCommonStatus.FINISHED and result is not None, f"match {m.id} has a result")
+    check(result.reason in reasons, f"{m.game} ended for {result.reason}, expected one of {sorted(reasons)}")
+    check(m.legal_moves is None, "a finished match has no legal moves")
+
+    whole = get_match.sync_detailed(m.id, client=client)
+    check(whole.status_code == 200 and isinstance(whole.parsed, match_type), f"GET answered {whole.status_code}")
+    check(whole.parsed.ply == m.ply == len(whole.parsed.history), "the whole history has ply entries")
+    whole_history = [entry.to_dict() for entry in whole.parsed.history]
+    check(json.dumps(whole_history) == json.dumps(history), "the since pieces add up to the whole history")
+    return f"{m.game}: {m.ply} plies, winner {result.winner} ({result.reason})"
+
+
+def main() -> int:
+    base_url = os.environ.get("KIBITZ_URL")
+    if not base_url:
+        print("set KIBITZ_URL to the server's address", file=sys.stderr)
+        return 2
+    R = MatchResultReason
+    games: list[tuple[str, Callable[[], str]]] = [
+        ("pig", lambda: play_match(base_url, PigNewMatch(game=PigNewMatchGame.PIG, options=PigNewMatchOptions(goal=50)),
+                                   PigMatch, {R.GOAL_REACHED})),
+        ("tictactoe", lambda: play_match(base_url, TicTacToeNewMatch(game=TicTacToeNewMatchGame.TICTACTOE),
+                                         TicTacToeMatch, {R.LINE, R.BOARD_FULL})),
+        ("ishitori", lambda: play_match(base_url, IshitoriNewMatch(game=IshitoriNewMatchGame.ISHITORI,
+                                                                   options=IshitoriNewMatchOptions(remaining=21)),
+                                        IshitoriMatch, {R.NO_MOVE})),
+        ("number-square", lambda: play_match(base_url, NumberSquareNewMatch(game=NumberSquareNewMatchGame.NUMBER_SQUARE,
+                                                                            options=NumberSquareNewMatchOptions(size=4)),
+                                             NumberSquareMatch, {R.CROSSING_PATH, R.ALL_TAKEN})),
+        ("nine-square", lambda: play_match(base_url, NineSquareNewMatch(game=NineSquareNewMatchGame.NINE_SQUARE),
+                                           NineSquareMatch, {R.BOARD_FULL})),
+        ("connect-four", lambda: play_match(base_url, ConnectFourNewMatch(game=ConnectFourNewMatchGame.CONNECT_FOUR,
+                                                                          ai_first=True),
+                                            ConnectFourMatch, {R.LINE, R.BOARD_FULL})),
+    ]
+    failed = 0
+    for name, run in games:
+        try:
+            print(f"ok {run()}", flush=True)
+        except Exception as e:  # a failed check, or an answer the client could not read
+            failed += 1
+            print(f"FAILED {name}: {type(e).__name__}: {e}", flush=True)
+    print(f"python client: {len(games) - failed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
