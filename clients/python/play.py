@@ -23,11 +23,11 @@ from kibitz_client.models import (
     IshitoriMatch,
     IshitoriNewMatch,
     IshitoriNewMatchGame,
-    IshitoriNewMatchOptions,
+    IshitoriNewMatchOptionsType0,
     MatchCell,
     MatchCommonStatus,
     MatchMoveRequest,
-    MatchResultReason,
+    MatchResultType0Reason,
     NineSquareCreatedMatch,
     NineSquareMatch,
     NineSquareMatchMove,
@@ -37,19 +37,19 @@ from kibitz_client.models import (
     NumberSquareMatch,
     NumberSquareNewMatch,
     NumberSquareNewMatchGame,
-    NumberSquareNewMatchOptions,
+    NumberSquareNewMatchOptionsType0,
     PigCreatedMatch,
     PigMatch,
     PigMatchMove,
     PigMatchMoveAction,
     PigNewMatch,
     PigNewMatchGame,
-    PigNewMatchOptions,
+    PigNewMatchOptionsType0,
     TicTacToeCreatedMatch,
     TicTacToeMatch,
     TicTacToeNewMatch,
     TicTacToeNewMatchGame,
-    TicTacToeNewMatchOptions,
+    TicTacToeNewMatchOptionsType0,
 )
 
 # Per game, the models of a new match (with its token) and of a match.
@@ -91,7 +91,7 @@ def choose_move(m):
     return legal[0]
 
 
-def play_match(base_url: str, request, models: tuple[type, type], reasons: set[MatchResultReason]) -> str:
+def play_match(base_url: str, request, models: tuple[type, type], reasons: set[MatchResultType0Reason]) -> str:
     """Plays `request` to the end, each move asking only for the history after
     the ply it was made at (`since`); checks that those pieces add up to the
     whole history and that the match ends for one of `reasons`."""
@@ -126,8 +126,7 @@ def play_match(base_url: str, request, models: tuple[type, type], reasons: set[M
     whole_history = [entry.to_dict() for entry in whole.parsed.history]
     check(json.dumps(whole_history) == json.dumps(history), "the since pieces add up to the whole history")
 
-    last = next(entry.move for entry in reversed(whole.parsed.history) if entry.actor.value == "human")
-    late = play_match_move.sync_detailed(m.id, client=client, body=MatchMoveRequest(ply=m.ply, move=last))
+    late = play_match_move.sync_detailed(m.id, client=client, body=MatchMoveRequest(ply=m.ply, move=move))
     check(late.status_code == 422 and problem_type(late) == "/problems/match-finished",
           f"a move in a finished match is 422 match-finished, got {late.status_code} {late.content!r}")
     return f"{m.game}: {m.ply} plies, winner {result.winner} ({result.reason})"
@@ -143,7 +142,7 @@ def problems(base_url: str) -> str:
     anonymous = Client(base_url=base_url)
     bad = create_match.sync_detailed(
         client=anonymous,
-        body=TicTacToeNewMatch(game=TicTacToeNewMatchGame.TICTACTOE, options=TicTacToeNewMatchOptions(rows=40)),
+        body=TicTacToeNewMatch(game=TicTacToeNewMatchGame.TICTACTOE, options=TicTacToeNewMatchOptionsType0(rows=40)),
     )
     check(bad.status_code == 422 and problem_type(bad) == "/problems/invalid-options",
           f"rows 40 is 422 invalid-options, got {bad.status_code} {bad.content!r}")
@@ -166,17 +165,17 @@ def main() -> int:
     if not base_url:
         print("set KIBITZ_URL to the server's address", file=sys.stderr)
         return 2
-    R = MatchResultReason
+    R = MatchResultType0Reason
     games: list[tuple[str, Callable[[], str]]] = [
-        ("pig", lambda: play_match(base_url, PigNewMatch(game=PigNewMatchGame.PIG, options=PigNewMatchOptions(goal=50)),
+        ("pig", lambda: play_match(base_url, PigNewMatch(game=PigNewMatchGame.PIG, options=PigNewMatchOptionsType0(goal=50)),
                                    PIG, {R.GOAL_REACHED})),
         ("tictactoe", lambda: play_match(base_url, TicTacToeNewMatch(game=TicTacToeNewMatchGame.TICTACTOE),
                                          TICTACTOE, {R.LINE, R.BOARD_FULL})),
         ("ishitori", lambda: play_match(base_url, IshitoriNewMatch(game=IshitoriNewMatchGame.ISHITORI,
-                                                                   options=IshitoriNewMatchOptions(remaining=21)),
+                                                                   options=IshitoriNewMatchOptionsType0(remaining=21)),
                                         ISHITORI, {R.NO_MOVE})),
         ("number-square", lambda: play_match(base_url, NumberSquareNewMatch(game=NumberSquareNewMatchGame.NUMBER_SQUARE,
-                                                                            options=NumberSquareNewMatchOptions(size=4)),
+                                                                            options=NumberSquareNewMatchOptionsType0(size=4)),
                                              NUMBER_SQUARE, {R.CROSSING_PATH, R.ALL_TAKEN})),
         ("nine-square", lambda: play_match(base_url, NineSquareNewMatch(game=NineSquareNewMatchGame.NINE_SQUARE),
                                            NINE_SQUARE, {R.BOARD_FULL})),

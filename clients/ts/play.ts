@@ -12,7 +12,7 @@ type Schemas = components["schemas"];
 type Match = Schemas["Match"];
 type NewMatch = Schemas["NewMatch"];
 type Move = Schemas["MatchMoveRequest"]["move"];
-type Reason = Schemas["MatchResult"]["reason"];
+type Reason = NonNullable<Schemas["MatchResult"]>["reason"];
 type Entry = Match["history"][number];
 
 const baseUrl = process.env.KIBITZ_URL;
