@@ -394,6 +394,15 @@ fn whole_matches_of_every_game_play_to_a_consistent_end() {
             let (m, _) = play_out(&request, seed);
             assert_eq!(m.ai.level, level);
             assert!(m.ai_first == ai_first);
+            // A match stored before reasons were kept gets the same reason
+            // back from its game and final state.
+            let result = m.result.expect("finished");
+            assert!(result.reason.is_some(), "{m:?}");
+            let mut legacy = m.clone();
+            if let Some(r) = &mut legacy.result {
+                r.reason = None;
+            }
+            assert_eq!(legacy.with_end_reason().result, Some(result), "{game} {options}");
         }
     }
 }

@@ -365,6 +365,30 @@ pub struct Match {
     pub result: Option<MatchResult>,
 }
 
+/// Why a finished match of `game` ended, from its winner and final state
+/// (each game ends in only one or two ways).
+fn inferred_end_reason(game: GameKind, winner: Winner, state: &Value) -> EndReason {
+    match game {
+        GameKind::Pig => EndReason::GoalReached,
+        GameKind::Ishitori => EndReason::NoMove,
+        GameKind::NineSquare => EndReason::BoardFull,
+        GameKind::Tictactoe | GameKind::ConnectFour if winner == Winner::Draw => EndReason::BoardFull,
+        GameKind::Tictactoe | GameKind::ConnectFour => EndReason::Line,
+        GameKind::NumberSquare => {
+            let all_taken = state["board"].as_array().is_some_and(|rows| {
+                rows.iter()
+                    .flat_map(|r| r.as_array().into_iter().flatten())
+                    .all(Value::is_null)
+            });
+            if all_taken {
+                EndReason::AllTaken
+            } else {
+                EndReason::CrossingPath
+            }
+        }
+    }
+}
+
 /// What a game adapter hands back after its part of a request.
 pub(crate) struct Progress {
     pub state: Value,
@@ -589,6 +613,17 @@ impl Match {
         let m: Match = serde_json::from_value(value).map_err(|e| MatchError::Corrupt(e.to_string()))?;
         m.check()?;
         Ok(m)
+    }
+
+    /// Fills in what matches stored by an earlier version lack: the reason
+    /// a finished match ended, read off its game and final state.
+    pub fn with_end_reason(mut self) -> Match {
+        if let Some(result) = &mut self.result {
+            if result.reason.is_none() {
+                result.reason = Some(inferred_end_reason(self.game, result.winner, &self.state));
+            }
+        }
+        self
     }
 
     /// The invariants a stored match must keep (the options and state are

@@ -110,6 +110,7 @@ fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
         result,
     };
     m.check().map_err(|e| corrupt("match", e))?;
+    let m = m.with_end_reason();
     Ok(StoredMatch {
         id: row.try_get("id")?,
         token_hash: row.try_get("token_hash")?,
