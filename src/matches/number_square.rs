@@ -170,6 +170,19 @@ impl MatchGame for NumberSquareMatch {
         }
     }
 
+    /// Deals a shuffled board here, not in `start`, so that the stored
+    /// options hold it: the state keeps null for taken tiles, and a review
+    /// replays the history from this board. (The same draws from the RNG
+    /// as before, so seeded matches deal the same boards.)
+    fn settle(deal: Deal, rng: &mut dyn RngCore) -> Result<Deal, MatchError> {
+        match deal {
+            Deal::Shuffled(size) => Board::shuffled(size, rng)
+                .map(|board| Deal::Given(board.rows()))
+                .map_err(|e| MatchError::Options(e.to_string())),
+            given => Ok(given),
+        }
+    }
+
     fn options_json(deal: &Deal) -> Value {
         match deal {
             Deal::Shuffled(size) => json!({"size": size}),
