@@ -946,6 +946,29 @@ mod tests {
     }
 
     #[test]
+    fn the_endgame_finds_the_brute_forces_best_turn() {
+        let limits = SearchLimits::within(Duration::from_secs(60));
+        for seed in 0..12u64 {
+            let empty = 5 + (seed as usize % 4);
+            let board = nearly_full(100 + seed, empty);
+            let player = if seed % 2 == 0 { Player::X } else { Player::O };
+            for dice in 1..=DIE_FACES {
+                let position = Position::new(board, player, dice).unwrap();
+                let best = best_placements(&position, &limits, 1);
+                assert!(best.solved);
+                let empties: Vec<usize> = (0..CELLS).filter(|&c| board.mark_at(c) == 0).collect();
+                let due = position.placements_due();
+                let expected = signed(brute_best_set(&board, player, &empties, due, 0), player);
+                assert!(
+                    (best.expected_margin - expected).abs() < 1e-9,
+                    "seed {seed}, dice {dice}: {} vs {expected}",
+                    best.expected_margin
+                );
+            }
+        }
+    }
+
+    #[test]
     fn an_early_turn_gets_an_estimate_within_its_limits() {
         let board = nearly_full(3, 40);
         let started = Instant::now();
