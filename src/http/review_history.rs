@@ -39,7 +39,10 @@ pub(super) fn parse<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T,
 }
 
 /// The moves of a game without dice, each with its side.
-pub(super) fn match_steps<M: DeserializeOwned>(stored: &StoredMatch, names: [&str; 2]) -> Result<Vec<Step<M>>, ApiError> {
+pub(super) fn match_steps<M: DeserializeOwned>(
+    stored: &StoredMatch,
+    names: [&str; 2],
+) -> Result<Vec<Step<M>>, ApiError> {
     stored
         .history
         .iter()

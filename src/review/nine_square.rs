@@ -193,7 +193,11 @@ mod tests {
         let started = Instant::now();
         let limits = SearchLimits::within(Duration::from_millis(400));
         let r = review(&steps, AB, &limits).unwrap();
-        assert!(started.elapsed() < Duration::from_millis(900), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_millis(900),
+            "{:?}",
+            started.elapsed()
+        );
         assert_eq!(r.moves.len(), steps.len());
         assert!(!r.exact, "the opening cannot be proved");
         // The last turn places the last cells: nothing to choose, exact.

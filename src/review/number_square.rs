@@ -14,7 +14,9 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{check_seat, first_player_value, judge, margin_points, outcome_name, Budget, Entry, Review, ReviewError, Step};
+use super::{
+    check_seat, first_player_value, judge, margin_points, outcome_name, Budget, Entry, Review, ReviewError, Step,
+};
 use crate::games::game::Seat;
 use crate::games::number_square::{Board, Tile};
 use crate::solve::limits::SearchLimits;
@@ -227,9 +229,9 @@ pub fn review(
     let mut analyses: Vec<Option<Analysis>> = vec![None; positions.len()];
     for (i, position) in positions.iter().enumerate().rev() {
         let analysis = solver.analyse(&position.board, &budget.next());
-        let proved = analysis.as_ref().is_some_and(|a| {
-            a.solved && a.moves.iter().all(|m| m.bound == MoveBound::Exact)
-        });
+        let proved = analysis
+            .as_ref()
+            .is_some_and(|a| a.solved && a.moves.iter().all(|m| m.bound == MoveBound::Exact));
         if give_up_inexact && !proved {
             return Ok(None);
         }
@@ -282,7 +284,10 @@ mod tests {
         let limits = SearchLimits::within(Duration::from_secs(5));
         let o = options(&[[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
         let centre_first = review(&solver, &o, &steps(&[(1, 1)]), super::super::AB, &limits, false).unwrap_err();
-        assert!(centre_first.to_string().starts_with("moves[0] (move 1):"), "{centre_first}");
+        assert!(
+            centre_first.to_string().starts_with("moves[0] (move 1):"),
+            "{centre_first}"
+        );
         let twice = review(&solver, &o, &steps(&[(0, 0), (0, 0)]), super::super::AB, &limits, false).unwrap_err();
         assert!(twice.to_string().starts_with("moves[1] (move 2):"), "{twice}");
         let negative = review(&solver, &o, &steps(&[(-1, 0)]), super::super::AB, &limits, false).unwrap_err();

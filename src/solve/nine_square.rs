@@ -977,7 +977,11 @@ mod tests {
         assert!(!got.solved);
         assert!(got.nodes > 0);
         assert!(got.expected_margin.is_finite());
-        assert!(started.elapsed() < Duration::from_millis(500), "{:?}", started.elapsed());
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            started.elapsed()
+        );
         // Repeatable when the nodes, not the clock, end it.
         let by_nodes = SearchLimits::within(Duration::from_secs(60)).with_max_nodes(20_000);
         assert_eq!(

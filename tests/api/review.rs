@@ -744,7 +744,11 @@ async fn pig_review_values_are_the_tables_win_probabilities() {
 
 /// Creates a match and plays `choose`'s moves until it is finished; returns
 /// (id, token, final match object).
-pub(crate) async fn play_match(app: &TestApp, request: Value, choose: impl Fn(&Value) -> Value) -> (String, String, Value) {
+pub(crate) async fn play_match(
+    app: &TestApp,
+    request: Value,
+    choose: impl Fn(&Value) -> Value,
+) -> (String, String, Value) {
     let r = app.post_json("/matches", &request).await;
     assert_eq!(r.status, StatusCode::CREATED, "{}", String::from_utf8_lossy(&r.body));
     let mut current = r.json();

@@ -97,7 +97,11 @@ impl Deal {
             .filter(|&i| taken & (1 << i) == 0)
             .filter(|&i| {
                 let (r, c) = (i / n, i % n);
-                r == 0 || c == 0 || r == n - 1 || c == n - 1 || self.neighbours(i).iter().any(|&j| taken & (1 << j) != 0)
+                r == 0
+                    || c == 0
+                    || r == n - 1
+                    || c == n - 1
+                    || self.neighbours(i).iter().any(|&j| taken & (1 << j) != 0)
             })
             .collect()
     }
@@ -293,7 +297,10 @@ async fn number_square_match_reviews_are_the_brute_forces_values_and_a_thrown_ti
     // For comparison: one search of an opening the memo has not seen.
     let started = Instant::now();
     let board = json!({"board": [[4, 10, 7, 13], [15, 5, 11, 2], [9, 16, 6, 12], [1, 8, 14, 3]]});
-    assert_eq!(app.post_json("/number-square/move", &board).await.status, StatusCode::OK);
+    assert_eq!(
+        app.post_json("/number-square/move", &board).await.status,
+        StatusCode::OK
+    );
     eprintln!("4x4 /number-square/move from the start: {:?}", started.elapsed());
 }
 
@@ -305,7 +312,11 @@ async fn an_old_number_square_match_without_its_deal_still_plays_and_its_review_
         .post_json("/matches", &json!({"game": "number-square", "options": {"size": 3}}))
         .await
         .json();
-    assert_eq!(created["options"]["board"].as_array().map(Vec::len), Some(3), "{created}");
+    assert_eq!(
+        created["options"]["board"].as_array().map(Vec::len),
+        Some(3),
+        "{created}"
+    );
     let id = created["id"].as_str().unwrap().to_string();
     let token = created["token"].as_str().unwrap().to_string();
     // What a match created before the deal was kept has in its row.
@@ -488,7 +499,10 @@ async fn a_nine_square_match_review_is_honest_about_exactness_and_keeps_to_its_b
         assert!(close(&entry["value"], sign * (2.0 * played - 1.0)), "{entry}");
         // Exact only where the endgame is solved, and then the brute force's.
         if entry["exact"] == true {
-            assert!(empty_before <= 9, "entry {i} claims exact with {empty_before} empty cells");
+            assert!(
+                empty_before <= 9,
+                "entry {i} claims exact with {empty_before} empty cells"
+            );
             let empties: Vec<usize> = (0..81).filter(|&c| cells[c] == 0).collect();
             let best = brute.best_set(&mut cells, mover, &empties, due, 0, mover).unwrap();
             let v = &entry["value_before"]["expected_margin"];
