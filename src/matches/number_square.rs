@@ -66,18 +66,6 @@ fn parse_state(state: &Value) -> Result<(Board, i64, i64), MatchError> {
     Ok((board, human, ai))
 }
 
-fn largest_tile(board: &Board) -> i64 {
-    board
-        .rows()
-        .iter()
-        .flatten()
-        .flatten()
-        .map(|v| v.abs())
-        .max()
-        .unwrap_or(1)
-        .max(1)
-}
-
 pub(crate) fn ai_move(board: &Board, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Tile, MatchError> {
     let limits = SearchLimits::within(ctx.limits.number_square_time).with_max_nodes(ctx.limits.number_square_nodes);
     let analysis: Analysis = ctx
@@ -87,7 +75,7 @@ pub(crate) fn ai_move(board: &Board, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn
     if ai.is_best() || analysis.moves.is_empty() {
         return Ok(analysis.best_move);
     }
-    let scale = MARGIN_SCALE_TILES * largest_tile(board) as f64;
+    let scale = MARGIN_SCALE_TILES * board.largest_value().max(1) as f64;
     let values: Vec<f64> = analysis
         .moves
         .iter()

@@ -274,6 +274,31 @@ pub fn margin_points(margin: f64, scale: f64) -> f64 {
     0.5 + 0.5 * (margin / scale.max(f64::MIN_POSITIVE)).tanh()
 }
 
+/// Analyses every position within `limits`, the last first: late
+/// positions are quick to solve and leave in the solver's memo what the
+/// early (costly) ones then reuse, and the time they do not use goes to
+/// those. None when `give_up_inexact` and an analysis is not `proved` (the
+/// cheap first try of a request).
+pub(crate) fn analyse_latest_first<P, A>(
+    positions: &[P],
+    limits: &SearchLimits,
+    give_up_inexact: bool,
+    mut analyse: impl FnMut(&P, &SearchLimits) -> A,
+    proved: impl Fn(&A) -> bool,
+) -> Option<Vec<A>> {
+    let mut budget = Budget::new(limits, positions.len());
+    let mut analyses = Vec::with_capacity(positions.len());
+    for position in positions.iter().rev() {
+        let analysis = analyse(position, &budget.next());
+        if give_up_inexact && !proved(&analysis) {
+            return None;
+        }
+        analyses.push(analysis);
+    }
+    analyses.reverse();
+    Some(analyses)
+}
+
 /// Points of a proved outcome.
 pub fn outcome_points(outcome: Outcome) -> f64 {
     match outcome {

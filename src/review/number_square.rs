@@ -15,7 +15,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{
-    check_seat, first_player_value, judge, margin_points, outcome_name, Budget, Entry, Review, ReviewError, Step,
+    analyse_latest_first, check_seat, first_player_value, judge, margin_points, outcome_name, Entry, Review,
+    ReviewError, Step,
 };
 use crate::games::game::Seat;
 use crate::games::number_square::{Board, Tile};
@@ -95,19 +96,6 @@ fn replay(options: &Options, steps: &[Step<TileMove>], names: [&str; 2]) -> Resu
     Ok(out)
 }
 
-/// The largest tile left on the board, at least 1.
-fn largest_tile(board: &Board) -> i64 {
-    board
-        .rows()
-        .iter()
-        .flatten()
-        .flatten()
-        .map(|v| v.abs())
-        .max()
-        .unwrap_or(1)
-        .max(1)
-}
-
 /// A move's value: the future margin, whether it is proved, and whether
 /// it is only an upper bound (the search proved the move no better).
 #[derive(Clone, Copy, Debug)]
@@ -181,7 +169,7 @@ fn played_value(position: &Position, analysis: &Analysis, next: Option<&Analysis
 fn entry(position: &Position, analysis: &Analysis, next: Option<&Analysis>, ply: u64, actor: &str) -> Entry {
     let scale = Scale {
         lead: position.lead,
-        tiles: SCALE_TILES * largest_tile(&position.board) as f64,
+        tiles: SCALE_TILES * position.board.largest_value().max(1) as f64,
     };
     let cell = |t: Tile| json!({"row": t.row, "col": t.col});
     let best = Margin {
@@ -223,20 +211,20 @@ pub fn review(
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
     let positions = replay(options, steps, names)?;
-    let mut budget = Budget::new(limits, positions.len());
-    // Last position first: the late ones are quick to solve and leave in
-    // the shared memo what the early ones (the costly ones) then reuse.
-    let mut analyses: Vec<Option<Analysis>> = vec![None; positions.len()];
-    for (i, position) in positions.iter().enumerate().rev() {
-        let analysis = solver.analyse(&position.board, &budget.next());
-        let proved = analysis
-            .as_ref()
-            .is_some_and(|a| a.solved && a.moves.iter().all(|m| m.bound == MoveBound::Exact));
-        if give_up_inexact && !proved {
-            return Ok(None);
-        }
-        analyses[i] = analysis;
-    }
+    let analysed = analyse_latest_first(
+        &positions,
+        limits,
+        give_up_inexact,
+        |position, limits| solver.analyse(&position.board, limits),
+        |analysis| {
+            analysis
+                .as_ref()
+                .is_some_and(|a| a.solved && a.moves.iter().all(|m| m.bound == MoveBound::Exact))
+        },
+    );
+    let Some(analyses) = analysed else {
+        return Ok(None);
+    };
     let mut entries = Vec::with_capacity(positions.len());
     for (i, (position, step)) in positions.iter().zip(steps).enumerate() {
         // Replay checked every move legal, so the game was on before each.
@@ -252,56 +240,52 @@ pub fn review(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::review::AB;
     use std::time::Duration;
 
-    fn steps(moves: &[(i64, i64)]) -> Vec<Step<TileMove>> {
-        Step::numbered(moves.iter().map(|&(row, col)| TileMove { row, col }).collect())
-    }
+    const ONE_TO_NINE: [[i64; 3]; 3] = [[1, 2, 3], [4, 5, 6], [7, 8, 9]];
 
-    fn options(rows: &[[i64; 3]; 3]) -> Options {
-        Options {
+    /// Reviews `moves` (row, col) on a 3x3 board (None: no deal recorded).
+    fn run(rows: Option<[[i64; 3]; 3]>, moves: &[(i64, i64)]) -> Result<Option<Review>, ReviewError> {
+        let options = Options {
             size: Some(3),
-            board: Some(rows.iter().map(|r| r.iter().map(|&v| Some(v)).collect()).collect()),
-        }
+            board: rows.map(|rows| rows.iter().map(|r| r.iter().map(|&v| Some(v)).collect()).collect()),
+        };
+        let steps = Step::numbered(moves.iter().map(|&(row, col)| TileMove { row, col }).collect());
+        let solver = NumberSquareSolver::new(1 << 10);
+        review(
+            &solver,
+            &options,
+            &steps,
+            AB,
+            &SearchLimits::within(Duration::from_secs(5)),
+            false,
+        )
     }
 
     #[test]
     fn a_match_without_its_deal_is_unavailable_not_broken() {
-        let solver = NumberSquareSolver::new(1 << 10);
-        let limits = SearchLimits::within(Duration::from_secs(5));
-        let bare = Options {
-            size: Some(3),
-            board: None,
-        };
-        let e = review(&solver, &bare, &steps(&[(0, 0)]), super::super::AB, &limits, false).unwrap_err();
+        let e = run(None, &[(0, 0)]).unwrap_err();
         assert!(matches!(e, ReviewError::Unavailable(_)), "{e:?}");
         assert!(e.to_string().contains("deal was not recorded"), "{e}");
     }
 
     #[test]
     fn illegal_moves_are_named() {
-        let solver = NumberSquareSolver::new(1 << 10);
-        let limits = SearchLimits::within(Duration::from_secs(5));
-        let o = options(&[[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
-        let centre_first = review(&solver, &o, &steps(&[(1, 1)]), super::super::AB, &limits, false).unwrap_err();
+        let centre_first = run(Some(ONE_TO_NINE), &[(1, 1)]).unwrap_err();
         assert!(
             centre_first.to_string().starts_with("moves[0] (move 1):"),
             "{centre_first}"
         );
-        let twice = review(&solver, &o, &steps(&[(0, 0), (0, 0)]), super::super::AB, &limits, false).unwrap_err();
+        let twice = run(Some(ONE_TO_NINE), &[(0, 0), (0, 0)]).unwrap_err();
         assert!(twice.to_string().starts_with("moves[1] (move 2):"), "{twice}");
-        let negative = review(&solver, &o, &steps(&[(-1, 0)]), super::super::AB, &limits, false).unwrap_err();
+        let negative = run(Some(ONE_TO_NINE), &[(-1, 0)]).unwrap_err();
         assert!(negative.to_string().contains("off the board"), "{negative}");
     }
 
     #[test]
     fn the_lead_so_far_counts_in_the_points() {
-        let solver = NumberSquareSolver::new(1 << 10);
-        let limits = SearchLimits::within(Duration::from_secs(5));
-        let o = options(&[[1, 2, 3], [4, 5, 6], [7, 8, 9]]);
-        let r = review(&solver, &o, &steps(&[(2, 2), (0, 0)]), super::super::AB, &limits, false)
-            .unwrap()
-            .unwrap();
+        let r = run(Some(ONE_TO_NINE), &[(2, 2), (0, 0)]).unwrap().unwrap();
         // a took the 9: b is 9 behind at its turn, the 8 the largest tile.
         let before = &r.moves[1].value_before;
         let margin = before["value"].as_i64().unwrap();

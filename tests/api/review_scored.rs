@@ -345,46 +345,19 @@ async fn an_old_number_square_match_without_its_deal_still_plays_and_its_review_
 // ---------------------------------------------------------------------------
 // Nine Square: plain expectimax over the last empty cells (memoised).
 
-/// Cells of every scoring line and its points: box lines of three (1),
-/// lines of nine across the grid (3).
-fn lines() -> Vec<(Vec<usize>, i32)> {
-    let mut out = Vec::new();
-    for b in 0..9 {
-        let (top, left) = ((b / 3) * 3, (b % 3) * 3);
-        let at = |r: usize, c: usize| (top + r) * 9 + left + c;
-        for i in 0..3 {
-            out.push(((0..3).map(|j| at(i, j)).collect(), 1));
-            out.push(((0..3).map(|j| at(j, i)).collect(), 1));
-        }
-        out.push(((0..3).map(|i| at(i, i)).collect(), 1));
-        out.push(((0..3).map(|i| at(i, 2 - i)).collect(), 1));
-    }
-    for i in 0..9 {
-        out.push(((0..9).map(|j| i * 9 + j).collect(), 3));
-        out.push(((0..9).map(|j| j * 9 + i).collect(), 3));
-    }
-    out.push(((0..9).map(|i| i * 9 + i).collect(), 3));
-    out.push(((0..9).map(|i| i * 9 + 8 - i).collect(), 3));
-    out
-}
+#[path = "../support/nine_square_brute.rs"]
+mod nine_square_brute;
 
+#[derive(Default)]
 struct Expectimax {
-    lines: Vec<(Vec<usize>, i32)>,
     memo: HashMap<(Vec<u8>, u8), f64>,
 }
 
 impl Expectimax {
     /// `player`'s points minus the opponent's (marks 1 and 2).
     fn margin(&self, cells: &[u8], player: u8) -> f64 {
-        let mut m = 0;
-        for (line, points) in &self.lines {
-            if line.iter().all(|&c| cells[c] == player) {
-                m += points;
-            } else if line.iter().all(|&c| cells[c] == 3 - player) {
-                m -= points;
-            }
-        }
-        f64::from(m)
+        let (x, o) = nine_square_brute::brute_score(cells);
+        f64::from(if player == 1 { x - o } else { o - x })
     }
 
     /// `mover`'s expected final margin with `roller` about to roll.
@@ -462,10 +435,7 @@ async fn a_nine_square_match_review_is_honest_about_exactness_and_keeps_to_its_b
     let entries = review["moves"].as_array().unwrap();
     assert_eq!(entries.len(), turns.len());
     assert_eq!(entries.len(), history.iter().filter(|e| e["actor"] != "dice").count());
-    let mut brute = Expectimax {
-        lines: lines(),
-        memo: HashMap::new(),
-    };
+    let mut brute = Expectimax::default();
     let mut cells = vec![0u8; 81];
     for (i, (entry, (dice, turn))) in entries.iter().zip(&turns).enumerate() {
         assert_eq!(entry["ply"], turn["ply"]);
