@@ -35,8 +35,8 @@ pub struct Endpoints {
     pub analysis: &'static str,
     /// `/matches` when the game can be played as a match, else null.
     pub matches: Option<&'static str>,
-    /// The stateless review endpoint, when there is one (those games'
-    /// matches are reviewed at `/matches/{id}/review` too).
+    /// The stateless review endpoint, when there is one (every game's
+    /// matches are reviewed at `/matches/{id}/review`, these or not).
     pub review: Option<&'static str>,
     /// `/analyze`: many positions of any games in one request, each named
     /// by its `id` as `game`.

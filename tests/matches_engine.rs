@@ -441,6 +441,23 @@ fn defaults_are_filled_in() {
         json!({"board": [".......", ".......", ".......", ".......", ".......", "......."], "human_plays": "X"})
     );
 
+    // Number Square: the board the server dealt is kept in the options (the
+    // state shows taken tiles as null), so the history can be replayed.
+    let (m, _) = Match::create(&bare("number-square"), &ctx(), &mut rng).unwrap();
+    assert_eq!(m.options["size"], 8);
+    assert_eq!(m.state["board"], m.options["board"]);
+    let mut dealt: Vec<i64> = m.options["board"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| row.as_array().unwrap().iter().map(|v| v.as_i64().unwrap()))
+        .collect();
+    dealt.sort_unstable();
+    assert_eq!(dealt, (1..=64).collect::<Vec<_>>());
+    // Two matches, two deals.
+    let (other, _) = Match::create(&bare("number-square"), &ctx(), &mut rng).unwrap();
+    assert_ne!(other.options["board"], m.options["board"]);
+
     let (m, history) = Match::create(&bare("nine-square"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({}));
     let dice = m.state["dice"].as_u64().unwrap();

@@ -13,6 +13,10 @@ use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 
+#[path = "support/nine_square_brute.rs"]
+mod nine_square_brute;
+use nine_square_brute::brute_score;
+
 fn budget(nodes: u64) -> SearchLimits {
     SearchLimits::within(Duration::from_secs(60)).with_max_nodes(nodes)
 }
@@ -160,37 +164,6 @@ fn the_search_completes_a_line_and_blocks_one_when_nothing_else_matters() {
 
 // ---------------------------------------------------------------------------
 // Brute-force reference for the exact endgame
-
-/// Score from scratch over a plain array of cells (0 empty, 1 X, 2 O).
-fn brute_score(cells: &[u8; 81]) -> (i32, i32) {
-    let mut lines: Vec<(Vec<usize>, i32)> = Vec::new();
-    for b in 0..9 {
-        let (top, left) = ((b / 3) * 3, (b % 3) * 3);
-        let at = |r: usize, c: usize| (top + r) * 9 + left + c;
-        for i in 0..3 {
-            lines.push(((0..3).map(|j| at(i, j)).collect(), 1));
-            lines.push(((0..3).map(|j| at(j, i)).collect(), 1));
-        }
-        lines.push(((0..3).map(|i| at(i, i)).collect(), 1));
-        lines.push(((0..3).map(|i| at(i, 2 - i)).collect(), 1));
-    }
-    for i in 0..9 {
-        lines.push(((0..9).map(|j| i * 9 + j).collect(), 3));
-        lines.push(((0..9).map(|j| j * 9 + i).collect(), 3));
-    }
-    lines.push(((0..9).map(|i| i * 9 + i).collect(), 3));
-    lines.push(((0..9).map(|i| i * 9 + 8 - i).collect(), 3));
-    let mut score = (0, 0);
-    for (line, points) in lines {
-        if line.iter().all(|&c| cells[c] == 1) {
-            score.0 += points;
-        }
-        if line.iter().all(|&c| cells[c] == 2) {
-            score.1 += points;
-        }
-    }
-    score
-}
 
 /// Expected final margin for X, `roller` about to roll; no memo, no
 /// pruning: every roll, every set of cells.

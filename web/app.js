@@ -213,12 +213,14 @@ function showHistory(m, game) {
   if (m.status === "finished") $("history-box").open = true;
 }
 
-// When a match ends, its review (where the game has one): accuracy, the
-// value graph and the mistakes marked on the history.
+// When a match ends, its review: accuracy, the value graph and the
+// mistakes marked on the history. Every game's matches are reviewed at
+// GET /matches/{id}/review (the catalog's `review` is the stateless form,
+// which Number Square and Nine Square lack).
 async function showReview(m) {
   const box = $("review");
   const seq = ++state.reviewSeq;
-  const reviewable = catalog.get(m.game)?.endpoints.review;
+  const reviewable = catalog.get(m.game)?.endpoints.matches;
   box.hidden = m.status !== "finished" || !reviewable;
   if (box.hidden) {
     box.replaceChildren();

@@ -185,6 +185,12 @@ impl Board {
         self.index_of(tile).is_some_and(|index| self.taken.contains(index))
     }
 
+    /// The largest absolute value of an untaken tile (0 once none is left):
+    /// the measure of a big lead that the AI's levels and the reviews use.
+    pub fn largest_value(&self) -> i64 {
+        self.values.iter().map(|v| v.abs()).max().unwrap_or(0)
+    }
+
     pub fn taken_count(&self) -> usize {
         self.taken.count() as usize
     }

@@ -19,6 +19,7 @@ pub mod pool;
 pub mod problems;
 pub mod rate_limit;
 pub mod review;
+mod review_history;
 pub mod search;
 pub mod state;
 pub mod stream;

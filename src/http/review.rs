@@ -20,17 +20,18 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
-use serde_json::Value;
 
 use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery};
 use super::matches::{bearer, load_authorized, token_matches};
+use super::review_history::{match_names, match_steps, nine_square_steps, parse, pig_steps};
 use super::search::{run_search, SearchBudget};
 use super::state::AppState;
-use crate::matches::{Actor, Status};
-use crate::review::{self, connect_four, ishitori, pig, tictactoe, Review, ReviewError, Step};
+use crate::matches::{GameKind, Status};
+use crate::review::{
+    self, connect_four, ishitori, nine_square, number_square, pig, tictactoe, Review, ReviewError, Step,
+};
 use crate::solve::limits::SearchLimits;
 use crate::solve::memo::BoundedMemo;
 use crate::store::{timestamp, StoredMatch};
@@ -214,6 +215,43 @@ async fn review_pig(
     Ok(pig::review(&table, &steps, names))
 }
 
+async fn review_number_square(
+    state: &AppState,
+    options: number_square::Options,
+    steps: Vec<Step<number_square::TileMove>>,
+    names: [&'static str; 2],
+    max_ms: Option<u64>,
+) -> Result<Result<Review, ReviewError>, ApiError> {
+    // Cheap to check first: a match whose deal was not recorded never
+    // waits for a worker.
+    if let Err(e) = number_square::start(&options) {
+        return Ok(Err(e));
+    }
+    let solver = Arc::clone(&state.number_square);
+    run_review(state, max_ms, move |limits, quick| {
+        number_square::review(&solver, &options, &steps, names, limits, quick)
+    })
+    .await
+}
+
+/// Nine Square is never proved but at the very end: no quick first try,
+/// the whole budget on the search pool.
+async fn review_nine_square(
+    state: &AppState,
+    steps: Vec<Step<nine_square::Turn>>,
+    names: [&'static str; 2],
+    max_ms: Option<u64>,
+) -> Result<Result<Review, ReviewError>, ApiError> {
+    run_search(
+        &state.config,
+        &state.search_pool,
+        "review",
+        SearchBudget::own(max_ms),
+        move |limits| nine_square::review(&steps, names, limits),
+    )
+    .await
+}
+
 pub async fn tictactoe_review(
     State(state): State<AppState>,
     ApiJson(record): ApiJson<TicTacToeRecord>,
@@ -262,112 +300,34 @@ pub async fn pig_review(
     Ok(json_body(serialise(&review)?))
 }
 
-/// The sides of a match, first player first.
-fn match_names(stored: &StoredMatch) -> [&'static str; 2] {
-    if stored.game.ai_first {
-        ["ai", "human"]
-    } else {
-        ["human", "ai"]
-    }
-}
-
-fn corrupt(what: impl std::fmt::Display) -> ApiError {
-    ApiError::internal(&format!("the stored match does not replay: {what}"))
-}
-
-fn seat_of(actor: Actor, names: [&str; 2]) -> Result<usize, ApiError> {
-    let name = match actor {
-        Actor::Human => "human",
-        Actor::Ai => "ai",
-        Actor::Dice => return Err(corrupt("a dice entry where a move was expected")),
-    };
-    Ok(if names[0] == name { 0 } else { 1 })
-}
-
-fn parse<T: DeserializeOwned>(value: &Value, what: &str) -> Result<T, ApiError> {
-    serde_json::from_value(value.clone()).map_err(|e| corrupt(format!("{what}: {e}")))
-}
-
-/// The moves of a game without dice, each with its side.
-fn match_steps<M: DeserializeOwned>(stored: &StoredMatch, names: [&str; 2]) -> Result<Vec<Step<M>>, ApiError> {
-    stored
-        .history
-        .iter()
-        .map(|event| {
-            let entry = &event.entry;
-            let mv = entry
-                .mv
-                .as_ref()
-                .ok_or_else(|| corrupt("a move entry without a move"))?;
-            Ok(Step {
-                ply: entry.ply,
-                seat: Some(seat_of(entry.actor, names)?),
-                mv: parse(mv, "move")?,
-            })
-        })
-        .collect()
-}
-
-/// Pig's decisions, each roll with the face the dice entry after it shows.
-fn pig_steps(stored: &StoredMatch, names: [&str; 2]) -> Result<Vec<Step<pig::Decision>>, ApiError> {
-    #[derive(Deserialize)]
-    struct PigMove {
-        action: String,
-    }
-    let mut steps = Vec::new();
-    let mut events = stored.history.iter();
-    while let Some(event) = events.next() {
-        let entry = &event.entry;
-        let mv: PigMove = parse(entry.mv.as_ref().unwrap_or(&Value::Null), "move")?;
-        let roll = if mv.action == "roll" {
-            let dice = events.next().ok_or_else(|| corrupt("a roll without its dice entry"))?;
-            let face = dice.entry.roll.filter(|_| dice.entry.actor == Actor::Dice);
-            Some(i64::from(
-                face.ok_or_else(|| corrupt("a roll not followed by the dice"))?,
-            ))
-        } else {
-            None
-        };
-        steps.push(Step {
-            ply: entry.ply,
-            seat: Some(seat_of(entry.actor, names)?),
-            mv: pig::Decision {
-                action: mv.action,
-                roll,
-            },
-        });
-    }
-    Ok(steps)
-}
-
-/// The review of a stored match, by its game. A game the review does not
-/// cover is a 422 that says so.
+/// The review of a stored match, by its game.
 async fn review_stored(state: &AppState, stored: &StoredMatch, max_ms: Option<u64>) -> Result<Review, ApiError> {
     let names = match_names(stored);
     let options = &stored.game.options;
-    let game = stored.game.game;
-    let result = match game.as_str() {
-        "tictactoe" => {
+    let result = match stored.game.game {
+        GameKind::Tictactoe => {
             let steps = match_steps(stored, names)?;
             review_tictactoe(state, parse(options, "options")?, steps, names, max_ms).await?
         }
-        "connect-four" => {
+        GameKind::ConnectFour => {
             let steps = match_steps(stored, names)?;
             review_connect_four(state, parse(options, "options")?, steps, names, max_ms).await?
         }
-        "ishitori" => {
+        GameKind::Ishitori => {
             let steps = match_steps(stored, names)?;
             review_ishitori(state, parse(options, "options")?, steps, names, max_ms).await?
         }
-        "pig" => {
+        GameKind::Pig => {
             let steps = pig_steps(stored, names)?;
             review_pig(state, parse(options, "options")?, steps, names).await?
         }
-        other => {
-            return Err(ApiError::unprocessable(format!(
-                "reviews are not available for {other} matches: only games solved exactly \
-                 (pig, tictactoe, ishitori, connect-four) are reviewed"
-            )))
+        GameKind::NumberSquare => {
+            let steps = match_steps(stored, names)?;
+            review_number_square(state, parse(options, "options")?, steps, names, max_ms).await?
+        }
+        GameKind::NineSquare => {
+            let steps = nine_square_steps(stored, names)?;
+            review_nine_square(state, steps, names, max_ms).await?
         }
     };
     result.map_err(stored_error)

@@ -444,6 +444,13 @@ pub(crate) trait MatchGame {
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
     /// The options with every default filled in.
     fn options_json(options: &Self::Options) -> Value;
+    /// Settles what the options leave to chance before the game starts
+    /// (Number Square deals its board), so that the stored options say
+    /// everything a replay of the history needs. Most games have nothing
+    /// to settle.
+    fn settle(options: Self::Options, _rng: &mut dyn RngCore) -> Result<Self::Options, MatchError> {
+        Ok(options)
+    }
     /// The opening state; the AI and the dice play until the person is to move.
     fn start(
         options: &Self::Options,
@@ -474,7 +481,7 @@ fn start_with<G: MatchGame>(
     rng: &mut dyn RngCore,
     log: &mut Log,
 ) -> Result<(Value, Progress), MatchError> {
-    let options = G::parse_options(request.options.as_ref(), ctx)?;
+    let options = G::settle(G::parse_options(request.options.as_ref(), ctx)?, rng)?;
     let progress = G::start(&options, ai, ai_first, ctx, rng, log)?;
     Ok((G::options_json(&options), progress))
 }

@@ -66,18 +66,6 @@ fn parse_state(state: &Value) -> Result<(Board, i64, i64), MatchError> {
     Ok((board, human, ai))
 }
 
-fn largest_tile(board: &Board) -> i64 {
-    board
-        .rows()
-        .iter()
-        .flatten()
-        .flatten()
-        .map(|v| v.abs())
-        .max()
-        .unwrap_or(1)
-        .max(1)
-}
-
 pub(crate) fn ai_move(board: &Board, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Tile, MatchError> {
     let limits = SearchLimits::within(ctx.limits.number_square_time).with_max_nodes(ctx.limits.number_square_nodes);
     let analysis: Analysis = ctx
@@ -87,7 +75,7 @@ pub(crate) fn ai_move(board: &Board, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn
     if ai.is_best() || analysis.moves.is_empty() {
         return Ok(analysis.best_move);
     }
-    let scale = MARGIN_SCALE_TILES * largest_tile(board) as f64;
+    let scale = MARGIN_SCALE_TILES * board.largest_value().max(1) as f64;
     let values: Vec<f64> = analysis
         .moves
         .iter()
@@ -167,6 +155,19 @@ impl MatchGame for NumberSquareMatch {
                         )
                     })
             }
+        }
+    }
+
+    /// Deals a shuffled board here, not in `start`, so that the stored
+    /// options hold it: the state keeps null for taken tiles, and a review
+    /// replays the history from this board. (The same draws from the RNG
+    /// as before, so seeded matches deal the same boards.)
+    fn settle(deal: Deal, rng: &mut dyn RngCore) -> Result<Deal, MatchError> {
+        match deal {
+            Deal::Shuffled(size) => Board::shuffled(size, rng)
+                .map(|board| Deal::Given(board.rows()))
+                .map_err(|e| MatchError::Options(e.to_string())),
+            given => Ok(given),
         }
     }
 

@@ -10,7 +10,9 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{check_seat, first_player_value, judge, outcome_value, Budget, Entry, Review, ReviewError, Step};
+use super::{
+    analyse_latest_first, check_seat, first_player_value, judge, outcome_value, Entry, Review, ReviewError, Step,
+};
 use crate::games::connect_four::{ConnectFour, Shape};
 use crate::games::game::{Game, Seat};
 use crate::solve::connect_four::{Analysis, ConnectFourSolver};
@@ -112,24 +114,20 @@ pub fn review(
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
     let positions = replay(options, steps, names)?;
-    let mut budget = Budget::new(limits, positions.len());
+    let analysed = analyse_latest_first(
+        &positions,
+        limits,
+        give_up_inexact,
+        |(game, _), limits| solver.analyse(game, limits),
+        |analysis| analysis.columns.iter().all(|c| c.score.is_none() || c.solved),
+    );
+    let Some(analyses) = analysed else {
+        return Ok(None);
+    };
     let mut entries = Vec::with_capacity(positions.len());
-    // Later positions first: they are quick to solve, and what they leave
-    // in the table speeds up the earlier ones.
-    let mut analyses: Vec<Option<Analysis>> = vec![None; positions.len()];
-    for (i, (game, _)) in positions.iter().enumerate().rev() {
-        let analysis = solver.analyse(game, &budget.next());
-        let solved = analysis.columns.iter().all(|c| c.score.is_none() || c.solved);
-        if give_up_inexact && !solved {
-            return Ok(None);
-        }
-        analyses[i] = Some(analysis);
-    }
     for (((game, played), step), analysis) in positions.iter().zip(steps).zip(analyses) {
         let seat = game.seat_to_move();
-        if let Some(analysis) = analysis {
-            entries.push(entry(&analysis, *played, step.ply, names[seat], seat));
-        }
+        entries.push(entry(&analysis, *played, step.ply, names[seat], seat));
     }
     Ok(Some(Review::new("connect-four", names, entries)))
 }

@@ -11,12 +11,16 @@
 //! the mover can expect with best play from both sides from then on. A
 //! proved win is 1, a draw 0.5, a loss 0; in Pig it is the exact win
 //! probability; an unproved value maps the search's estimate into (0, 1).
+//! The score games (Number Square, Nine Square) map the mover's final
+//! margin, proved or expected, by [`margin_points`].
 //! `loss` is the drop in points from the best move to the move played, and
 //! the judgment and accuracy below are defined on it alone (plus, for
 //! `best`, being one of the best moves).
 
 pub mod connect_four;
 pub mod ishitori;
+pub mod nine_square;
+pub mod number_square;
 pub mod pig;
 pub mod tictactoe;
 
@@ -260,6 +264,41 @@ impl<'a> Budget<'a> {
     }
 }
 
+/// The points of a score game's final margin (the mover's points minus the
+/// opponent's at the end, expected or proved): 0.5 + 0.5 tanh(margin /
+/// scale). Monotone, 0.5 exactly for a tie and above it exactly for a win,
+/// so a proved margin keeps its outcome; `scale` is the game's measure of a
+/// sizeable lead (a margin of one scale is worth 0.88). Number Square and
+/// Nine Square use it, each with its own scale.
+pub fn margin_points(margin: f64, scale: f64) -> f64 {
+    0.5 + 0.5 * (margin / scale.max(f64::MIN_POSITIVE)).tanh()
+}
+
+/// Analyses every position within `limits`, the last first: late
+/// positions are quick to solve and leave in the solver's memo what the
+/// early (costly) ones then reuse, and the time they do not use goes to
+/// those. None when `give_up_inexact` and an analysis is not `proved` (the
+/// cheap first try of a request).
+pub(crate) fn analyse_latest_first<P, A>(
+    positions: &[P],
+    limits: &SearchLimits,
+    give_up_inexact: bool,
+    mut analyse: impl FnMut(&P, &SearchLimits) -> A,
+    proved: impl Fn(&A) -> bool,
+) -> Option<Vec<A>> {
+    let mut budget = Budget::new(limits, positions.len());
+    let mut analyses = Vec::with_capacity(positions.len());
+    for position in positions.iter().rev() {
+        let analysis = analyse(position, &budget.next());
+        if give_up_inexact && !proved(&analysis) {
+            return None;
+        }
+        analyses.push(analysis);
+    }
+    analyses.reverse();
+    Some(analyses)
+}
+
 /// Points of a proved outcome.
 pub fn outcome_points(outcome: Outcome) -> f64 {
     match outcome {
@@ -334,6 +373,19 @@ mod tests {
         assert_eq!(move_accuracy(0.0), 100.0);
         assert_eq!(move_accuracy(0.5), 0.0);
         assert!((move_accuracy(0.15) - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn margin_points_keep_the_outcome_and_the_order() {
+        assert_eq!(margin_points(0.0, 10.0), 0.5);
+        assert!(margin_points(1.0, 10.0) > 0.5 && margin_points(-1.0, 10.0) < 0.5);
+        assert!((margin_points(10.0, 10.0) - (0.5 + 0.5 * 1f64.tanh())).abs() < 1e-15);
+        let ladder: Vec<f64> = (-30..=30).map(|m| margin_points(f64::from(m), 7.0)).collect();
+        assert!(ladder.windows(2).all(|w| w[0] < w[1]), "{ladder:?}");
+        assert!(ladder.iter().all(|p| (0.0..=1.0).contains(p)));
+        // A zero scale does not divide by zero.
+        assert_eq!(margin_points(0.0, 0.0), 0.5);
+        assert_eq!(margin_points(3.0, 0.0), 1.0);
     }
 
     #[test]

@@ -67,6 +67,49 @@ pub fn best_placements(position: &Position, limits: &SearchLimits, seed: u64) ->
     best_placements_reporting(position, limits, seed, None)
 }
 
+/// What a given turn is worth: see [`value_after`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Valuation {
+    /// The mover's expected final margin, the opponent rolling next, under
+    /// the search's model of both players (the same measure as
+    /// [`SearchResult::expected_margin`]).
+    pub expected_margin: f64,
+    /// True when the margin is exact (expectimax over every roll).
+    pub solved: bool,
+    pub nodes: u64,
+}
+
+/// The value of a turn already played: `board` is the grid after `mover`'s
+/// placements, and the opponent rolls next. Exact when at most
+/// [`EXACT_MAX_EMPTY`] cells are left and the limits allow; otherwise the
+/// tree search from that roll on, so that a given turn and the search's own
+/// choice ([`best_placements`]) are valued alike. A review sets the two side
+/// by side.
+pub fn value_after(board: &Board, mover: Player, limits: &SearchLimits, seed: u64) -> Valuation {
+    if board.is_full() {
+        return Valuation {
+            expected_margin: f64::from(board.score().margin_for(mover)),
+            solved: true,
+            nodes: 0,
+        };
+    }
+    let mut nodes = 0;
+    if board.empty_count() <= EXACT_MAX_EMPTY {
+        let mut solver = Endgame::new(board, limits);
+        let mut scratch = *board;
+        let value_x = solver.value_before_roll(&mut scratch, mover.opponent());
+        nodes = solver.nodes;
+        if !solver.aborted {
+            return Valuation {
+                expected_margin: signed(value_x, mover),
+                solved: true,
+                nodes,
+            };
+        }
+    }
+    Mcts::after_turn(board, mover, seed).estimate(limits, nodes)
+}
+
 /// How often the sampling search reports how it stands.
 pub const REPORT_EVERY: Duration = Duration::from_millis(250);
 
@@ -326,6 +369,43 @@ impl Mcts {
             nodes: vec![root],
             path: Vec::new(),
             rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    /// A tree whose root is the opponent's roll after `mover`'s turn on
+    /// `board` (not full): for valuing that turn.
+    fn after_turn(board: &Board, mover: Player, seed: u64) -> Mcts {
+        let root = Node::new(NodeKind::Chance {
+            roller: mover.opponent(),
+            children: [None; DIE_FACES as usize],
+        });
+        Mcts {
+            root_board: *board,
+            player: mover,
+            due: 0,
+            nodes: vec![root],
+            path: Vec::new(),
+            rng: StdRng::seed_from_u64(seed),
+        }
+    }
+
+    /// Grows the tree until the limits run out; the root's mean margin for
+    /// the mover (the board's margin if there was no time for a descent).
+    fn estimate(mut self, limits: &SearchLimits, mut nodes: u64) -> Valuation {
+        let board = self.root_board;
+        while !limits.exhausted(nodes) {
+            nodes += self.iterate(0, &board);
+        }
+        let root = &self.nodes[0];
+        let expected_margin = if root.visits > 0 {
+            root.mean_for(self.player)
+        } else {
+            f64::from(board.score().margin_for(self.player))
+        };
+        Valuation {
+            expected_margin,
+            solved: false,
+            nodes,
         }
     }
 
@@ -622,13 +702,8 @@ fn ordered_candidates(board: &Board, player: Player) -> Vec<u8> {
 /// Expectimax over the last few empty cells. None when the limits ran out
 /// before it finished (`nodes` still counts the work).
 fn solve_endgame(position: &Position, limits: &SearchLimits, nodes: &mut u64) -> Option<SearchResult> {
-    let mut solver = Endgame {
-        cells: position.board().empty_cells().map(|c| c.index() as u8).collect(),
-        memo: HashMap::new(),
-        limits,
-        nodes: *nodes,
-        aborted: false,
-    };
+    let mut solver = Endgame::new(position.board(), limits);
+    solver.nodes = *nodes;
     let mut board = *position.board();
     let player = position.player();
     let mut chosen = Vec::new();
@@ -663,7 +738,17 @@ struct Endgame<'a> {
     aborted: bool,
 }
 
-impl Endgame<'_> {
+impl<'a> Endgame<'a> {
+    fn new(board: &Board, limits: &'a SearchLimits) -> Endgame<'a> {
+        Endgame {
+            cells: board.empty_cells().map(|c| c.index() as u8).collect(),
+            memo: HashMap::new(),
+            limits,
+            nodes: 0,
+            aborted: false,
+        }
+    }
+
     fn key(&self, board: &Board, roller: Player) -> u32 {
         self.cells.iter().fold(roller.index() as u32, |key, &c| {
             key * 3 + u32::from(board.mark_at(usize::from(c)))
@@ -758,5 +843,150 @@ impl Endgame<'_> {
             }
         }
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plain expectimax, no memo: X's expected final margin with `roller`
+    /// about to roll.
+    fn brute_before_roll(board: &Board, roller: Player) -> f64 {
+        if board.is_full() {
+            return f64::from(board.margin_x());
+        }
+        let empties: Vec<usize> = (0..CELLS).filter(|&c| board.mark_at(c) == 0).collect();
+        let total: f64 = (1..=usize::from(DIE_FACES))
+            .map(|face| brute_best_set(board, roller, &empties, face.min(empties.len()), 0))
+            .sum();
+        total / f64::from(DIE_FACES)
+    }
+
+    /// X's value when `player` marks the best `due` of `empties[from..]`.
+    fn brute_best_set(board: &Board, player: Player, empties: &[usize], due: usize, from: usize) -> f64 {
+        if due == 0 {
+            return brute_before_roll(board, player.opponent());
+        }
+        let values = (from..empties.len()).map(|i| {
+            let mut next = *board;
+            next.place_index(empties[i], player);
+            brute_best_set(&next, player, empties, due - 1, i + 1)
+        });
+        match player {
+            Player::X => values.fold(f64::NEG_INFINITY, f64::max),
+            Player::O => values.fold(f64::INFINITY, f64::min),
+        }
+    }
+
+    /// A grid filled at random but for `empty` cells.
+    fn nearly_full(seed: u64, empty: usize) -> Board {
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut board = Board::new();
+        let mut player = Player::X;
+        while board.empty_count() > empty {
+            let cell = rng.gen_range(0..CELLS);
+            if board.mark_at(cell) == 0 {
+                board.place_index(cell, player);
+                player = player.opponent();
+            }
+        }
+        board
+    }
+
+    #[test]
+    fn a_played_turn_is_valued_as_a_brute_force_expectimax_does() {
+        let limits = SearchLimits::within(Duration::from_secs(60));
+        for seed in 0..6 {
+            let board = nearly_full(seed, 5);
+            for mover in [Player::X, Player::O] {
+                let got = value_after(&board, mover, &limits, 1);
+                let expected = signed(brute_before_roll(&board, mover.opponent()), mover);
+                assert!(got.solved, "seed {seed}");
+                assert!(
+                    (got.expected_margin - expected).abs() < 1e-9,
+                    "seed {seed}, {mover:?}: {} vs {expected}",
+                    got.expected_margin
+                );
+            }
+        }
+        let full = nearly_full(7, 0);
+        let got = value_after(&full, Player::O, &limits, 1);
+        assert_eq!(got.expected_margin, f64::from(full.score().margin_for(Player::O)));
+        assert!(got.solved);
+    }
+
+    #[test]
+    fn the_searchs_own_choice_is_worth_what_it_says_and_no_other_turn_more() {
+        let limits = SearchLimits::within(Duration::from_secs(60));
+        let board = nearly_full(11, 6);
+        let position = Position::new(board, Player::O, 3).unwrap();
+        let best = best_placements(&position, &limits, 1);
+        assert!(best.solved);
+        let mut after = board;
+        for &cell in &best.placements {
+            after.place(cell, Player::O).unwrap();
+        }
+        let own = value_after(&after, Player::O, &limits, 1);
+        assert!((own.expected_margin - best.expected_margin).abs() < 1e-9);
+        // Every other set of three is worth no more.
+        let empties: Vec<usize> = (0..CELLS).filter(|&c| board.mark_at(c) == 0).collect();
+        for a in 0..empties.len() {
+            for b in a + 1..empties.len() {
+                for c in b + 1..empties.len() {
+                    let mut other = board;
+                    for &cell in &[empties[a], empties[b], empties[c]] {
+                        other.place_index(cell, Player::O);
+                    }
+                    let value = value_after(&other, Player::O, &limits, 1);
+                    assert!(value.expected_margin <= best.expected_margin + 1e-9);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_endgame_finds_the_brute_forces_best_turn() {
+        let limits = SearchLimits::within(Duration::from_secs(60));
+        for seed in 0..12u64 {
+            let empty = 5 + (seed as usize % 4);
+            let board = nearly_full(100 + seed, empty);
+            let player = if seed % 2 == 0 { Player::X } else { Player::O };
+            for dice in 1..=DIE_FACES {
+                let position = Position::new(board, player, dice).unwrap();
+                let best = best_placements(&position, &limits, 1);
+                assert!(best.solved);
+                let empties: Vec<usize> = (0..CELLS).filter(|&c| board.mark_at(c) == 0).collect();
+                let due = position.placements_due();
+                let expected = signed(brute_best_set(&board, player, &empties, due, 0), player);
+                assert!(
+                    (best.expected_margin - expected).abs() < 1e-9,
+                    "seed {seed}, dice {dice}: {} vs {expected}",
+                    best.expected_margin
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn an_early_turn_gets_an_estimate_within_its_limits() {
+        let board = nearly_full(3, 40);
+        let started = Instant::now();
+        let limits = SearchLimits::within(Duration::from_millis(50));
+        let got = value_after(&board, Player::X, &limits, 1);
+        assert!(!got.solved);
+        assert!(got.nodes > 0);
+        assert!(got.expected_margin.is_finite());
+        assert!(
+            started.elapsed() < Duration::from_millis(500),
+            "{:?}",
+            started.elapsed()
+        );
+        // Repeatable when the nodes, not the clock, end it.
+        let by_nodes = SearchLimits::within(Duration::from_secs(60)).with_max_nodes(20_000);
+        assert_eq!(
+            value_after(&board, Player::X, &by_nodes, 9),
+            value_after(&board, Player::X, &by_nodes, 9)
+        );
     }
 }

@@ -19,4 +19,5 @@ mod playground;
 mod process;
 mod replicas;
 mod review;
+mod review_scored;
 mod stream;

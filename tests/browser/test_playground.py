@@ -567,6 +567,27 @@ class Playground(unittest.TestCase):
             self.els("#board button.takeable")[0].click()
             self.after_move(before)
 
+    def test_a_finished_number_square_match_shows_its_deal_and_its_review(self):
+        self.start("number-square", {"size": 3}, level=10)
+        for _ in range(9):
+            if self.body_data("status") != "in_progress":
+                break
+            before = self.ply()
+            self.els("#board button.takeable")[0].click()
+            self.after_move(before)
+        self.assertEqual(self.body_data("status"), "finished")
+        m = self.server_match()
+        # Taken tiles show the values the options kept from the deal.
+        for r, row in enumerate(m["state"]["board"]):
+            for c, value in enumerate(row):
+                if value is None:
+                    cell = self.el(f'#board .cell.taken[aria-label^="row {r + 1}, column {c + 1}:"]')
+                    self.assertEqual(cell.text, str(m["options"]["board"][r][c]))
+        review = self.check_review(m, "number-square-review.png")
+        # 3x3 is solved from the first move: every value exact.
+        self.assertTrue(review["exact"], review)
+        self.assertEqual(self.el("#review .review").get_attribute("data-exact"), "true")
+
     # ---- errors and small screens ----------------------------------------
 
     def test_api_errors_are_shown_not_swallowed(self):
