@@ -60,7 +60,7 @@ impl TurnGame for ConnectFourMatch {
         json!({"cols": shape.cols, "rows": shape.rows, "k": shape.k})
     }
 
-    fn new_game(shape: &Shape) -> Result<ConnectFour, MatchError> {
+    fn new_game(shape: &Shape, _ctx: &AiContext) -> Result<ConnectFour, MatchError> {
         Ok(ConnectFour::new(*shape))
     }
 

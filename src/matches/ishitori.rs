@@ -142,10 +142,7 @@ impl TurnGame for IshitoriMatch {
     type Game = Ishitori;
     type Options = Rules;
 
-    /// Also refuses starting heaps that are already over, and take sets and
-    /// positions beyond the solver's bounds (cached after the first call, so
-    /// re-reading stored options costs nothing).
-    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Rules, MatchError> {
+    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Rules, MatchError> {
         let obj = Obj::new(raw, "options", true)?;
         obj.only(&["remaining", "heaps", "take", "misere"])?;
         let (mut remaining, heaps) = read_heaps(&obj)?;
@@ -168,10 +165,6 @@ impl TurnGame for IshitoriMatch {
             misere: obj.bool("misere")?,
         };
         let game = Game::try_from(setup).map_err(|e| MatchError::Options(e.to_string()))?;
-        game.ensure_not_over().map_err(|e| MatchError::Options(e.to_string()))?;
-        ctx.ishitori
-            .best_move(&game, &limits(ctx))
-            .map_err(|e| MatchError::Options(e.to_string()))?;
         Ok(Rules {
             take: game.take_set().clone(),
             misere: game.is_misere(),
@@ -188,8 +181,16 @@ impl TurnGame for IshitoriMatch {
         options
     }
 
-    fn new_game(rules: &Rules) -> Result<Ishitori, MatchError> {
-        Ok(Ishitori::new(rules.new_game()?, 0))
+    /// Refuses starting heaps that are already over, and take sets and
+    /// positions beyond the solver's bounds, once, at the start (not on
+    /// every move, when the stored options are read again).
+    fn new_game(rules: &Rules, ctx: &AiContext) -> Result<Ishitori, MatchError> {
+        let game = rules.new_game()?;
+        game.ensure_not_over().map_err(|e| MatchError::Options(e.to_string()))?;
+        ctx.ishitori
+            .best_move(&game, &limits(ctx))
+            .map_err(|e| MatchError::Options(e.to_string()))?;
+        Ok(Ishitori::new(game, 0))
     }
 
     /// The heaps; who is who needs no saying, since a stored match always

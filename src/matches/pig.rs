@@ -53,7 +53,7 @@ impl TurnGame for PigMatch {
         })
     }
 
-    fn new_game(rules: &PigRules) -> Result<PigGame, MatchError> {
+    fn new_game(rules: &PigRules, _ctx: &AiContext) -> Result<PigGame, MatchError> {
         Ok(PigGame::new(*rules))
     }
 

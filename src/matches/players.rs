@@ -48,18 +48,23 @@ pub enum NumberSquareOpening {
 pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Result<Opening, MatchError> {
     Ok(match game {
         GameKind::Pig => Opening::Pig(pig::PigMatch::parse_options(options, ctx)?),
-        GameKind::Tictactoe => {
-            Opening::TicTacToe(TicTacToeMatch::new_game(&TicTacToeMatch::parse_options(options, ctx)?)?)
-        }
-        GameKind::Ishitori => Opening::Ishitori(IshitoriMatch::new_game(&IshitoriMatch::parse_options(options, ctx)?)?),
+        GameKind::Tictactoe => Opening::TicTacToe(TicTacToeMatch::new_game(
+            &TicTacToeMatch::parse_options(options, ctx)?,
+            ctx,
+        )?),
+        GameKind::Ishitori => Opening::Ishitori(IshitoriMatch::new_game(
+            &IshitoriMatch::parse_options(options, ctx)?,
+            ctx,
+        )?),
         GameKind::NumberSquare => Opening::NumberSquare(number_square_opening(options, ctx)?),
         GameKind::NineSquare => {
             nine_square::NineSquareMatch::parse_options(options, ctx)?;
             Opening::NineSquare
         }
-        GameKind::ConnectFour => Opening::ConnectFour(ConnectFourMatch::new_game(&ConnectFourMatch::parse_options(
-            options, ctx,
-        )?)?),
+        GameKind::ConnectFour => Opening::ConnectFour(ConnectFourMatch::new_game(
+            &ConnectFourMatch::parse_options(options, ctx)?,
+            ctx,
+        )?),
     })
 }
 

@@ -80,7 +80,7 @@ impl TurnGame for TicTacToeMatch {
         json!({"rows": size.rows, "cols": size.cols, "k": size.k})
     }
 
-    fn new_game(size: &Size) -> Result<TicTacToe, MatchError> {
+    fn new_game(size: &Size, _ctx: &AiContext) -> Result<TicTacToe, MatchError> {
         Position::new_game(size.rows, size.cols, Some(size.k))
             .map(TicTacToe::from)
             .map_err(|e| MatchError::Options(e.to_string()))

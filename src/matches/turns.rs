@@ -54,7 +54,8 @@ pub(crate) trait TurnGame {
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
     /// The options with every default filled in.
     fn options_json(options: &Self::Options) -> Value;
-    fn new_game(options: &Self::Options) -> Result<Self::Game, MatchError>;
+    /// The opening position (refusing one the AI could not play).
+    fn new_game(options: &Self::Options, ctx: &AiContext) -> Result<Self::Game, MatchError>;
     /// The API's `state` object; `human` is the person's seat.
     fn state_json(game: &Self::Game, human: Seat) -> Value;
     /// A stored state back into the game and the person's seat.
@@ -179,7 +180,7 @@ impl<T: TurnGame> MatchGame for Turns<T> {
         rng: &mut dyn RngCore,
         log: &mut Log,
     ) -> Result<Progress, MatchError> {
-        let game = T::new_game(options)?;
+        let game = T::new_game(options, ctx)?;
         let human = Seat::from(ai_first);
         Self::answer(game, human, ai, ctx, rng, log)
     }
