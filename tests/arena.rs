@@ -352,7 +352,10 @@ fn best_number_square_wins_every_4x4_board_from_the_first_seat() {
 
 #[test]
 fn greedy_nine_square_beats_random() {
-    let tally = run(&arena("nine-square", "greedy", "random", None).unwrap(), 6, 1);
-    assert!(tally.a.wins >= 5, "{tally:?}");
+    // The dice make single games noisy (greedy loses about one in four):
+    // enough games that the whole 95% interval lies above an even share.
+    let tally = run(&arena("nine-square", "greedy", "random", None).unwrap(), 60, 1);
+    let [low, _] = tally.a_share_ci95().unwrap();
+    assert!(low > 0.5, "{tally:?}");
     assert!(tally.mean_margin().unwrap() > 0.0);
 }

@@ -394,3 +394,50 @@ fn coordinates_off_the_grid_do_not_exist() {
     let at = Coord::new(8, 8).expect("corner");
     assert_eq!(at.index(), 80);
 }
+
+/// Through the `Game` trait: a chance turn (six faces, 1/6 each), then the
+/// roller's seat places min(face, empty) marks, one move each, then the
+/// other seat rolls; the game ends with a full grid and the result names
+/// the seat with more points.
+#[test]
+fn the_game_trait_rolls_then_places_that_many_marks() {
+    use kibitz::games::game::{Game as Rules, GameOutcome, Turn as GameTurn};
+    use kibitz::games::nine_square::NineSquareMove;
+    use rand::{Rng, SeedableRng};
+
+    let mut rng = rand::rngs::StdRng::seed_from_u64(9);
+    for _ in 0..20 {
+        let mut game = Game::new();
+        let mut roller = 0;
+        while Rules::turn(&game) != GameTurn::Over {
+            assert_eq!(Rules::turn(&game), GameTurn::Chance);
+            let outcomes = game.chance_outcomes();
+            assert_eq!(outcomes.len(), 6);
+            assert!((outcomes.iter().map(|(_, p)| p).sum::<f64>() - 1.0).abs() < 1e-12);
+            let (roll, _) = outcomes[rng.gen_range(0..6)];
+            let NineSquareMove::Roll(face) = roll else {
+                panic!("{roll:?} is not a roll")
+            };
+            let empty_before = game.board().empty_count();
+            Rules::play(&mut game, roll);
+            assert_eq!(game.rolled(), face);
+            let due = usize::from(face).min(empty_before);
+            for _ in 0..due {
+                assert_eq!(Rules::turn(&game), GameTurn::Player(roller));
+                let legal = game.legal_moves();
+                assert_eq!(legal.len(), game.board().empty_count());
+                Rules::play(&mut game, legal[rng.gen_range(0..legal.len())]);
+            }
+            assert_eq!(game.board().empty_count(), empty_before - due);
+            roller = 1 - roller;
+        }
+        assert!(game.board().is_full());
+        let score = game.board().score();
+        let expected = match score.x.cmp(&score.o) {
+            std::cmp::Ordering::Greater => GameOutcome::Won(0),
+            std::cmp::Ordering::Less => GameOutcome::Won(1),
+            std::cmp::Ordering::Equal => GameOutcome::Draw,
+        };
+        assert_eq!(game.result(), Some(expected));
+    }
+}

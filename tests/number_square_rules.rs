@@ -340,3 +340,41 @@ fn random_playouts_on_every_size_agree_with_the_naive_rules() {
         assert_eq!(taken_values, total);
     }
 }
+
+/// Through the `Game` trait: seats alternate, each seat's score is the sum
+/// of the tiles it took (kept here by hand), and the result names the seat
+/// with more points, over random games on several sizes and both first
+/// seats.
+#[test]
+fn the_game_trait_alternates_seats_and_names_the_higher_scorer() {
+    use kibitz::games::game::{Game as _, GameOutcome, Turn};
+    use kibitz::games::number_square::NumberSquare;
+
+    let mut rng = StdRng::seed_from_u64(44);
+    for game_no in 0..200 {
+        let size = 2 + game_no % 5;
+        let first = game_no % 2;
+        let board = Board::shuffled(size, &mut rng).unwrap();
+        let mut game = NumberSquare::new(board, [0, 0], first);
+        let mut expected_seat = first;
+        let mut taken_by = [0i64; 2];
+        while let Turn::Player(seat) = game.turn() {
+            assert_eq!(seat, expected_seat);
+            assert!(game.result().is_none());
+            let legal = game.legal_moves();
+            let tile = legal[rng.gen_range(0..legal.len())];
+            taken_by[seat] += game.board().value_at(tile).unwrap();
+            game.play(tile);
+            expected_seat = 1 - seat;
+        }
+        assert!(game.board().is_over());
+        assert!(game.legal_moves().is_empty());
+        assert_eq!([game.score(0), game.score(1)], taken_by);
+        let expected = match taken_by[0].cmp(&taken_by[1]) {
+            std::cmp::Ordering::Greater => GameOutcome::Won(0),
+            std::cmp::Ordering::Less => GameOutcome::Won(1),
+            std::cmp::Ordering::Equal => GameOutcome::Draw,
+        };
+        assert_eq!(game.result(), Some(expected), "size {size}");
+    }
+}

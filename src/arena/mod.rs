@@ -13,6 +13,7 @@
 //! machine. Only an explicit per-move time cap (`max_ms`) can cut a search
 //! short and make a run depend on the machine's speed.
 
+mod games;
 pub mod pig;
 pub mod pig_exact;
 pub mod runner;

@@ -1,5 +1,5 @@
 //! Pig players as policies: each gives the probability of rolling in every
-//! state. The same policy drives a sampled game ([`play`]) and the exact
+//! state. The same policy drives a sampled game (the arena's runner) and the exact
 //! evaluation ([`super::pig_exact`]), so the two can only disagree through
 //! the game loop or the evaluation, which is what the tests compare.
 //!
@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use rand::Rng;
 
-use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome, Variant};
+use crate::games::pig::{Action, PigRules, Variant};
 use crate::matches::levels::{probabilities, MAX_LEVEL};
 use crate::matches::players::pig_level_values;
 use crate::solve::pig::PigTable;
@@ -26,10 +26,6 @@ const KPER_END_RACE: u32 = 71;
 /// ... otherwise hold at 21 + round((opponent - mine) / 8).
 const KPER_BASE: f64 = 21.0;
 const KPER_PACE: f64 = 8.0;
-
-/// Decisions one game may take before it counts as endless (no pair of
-/// arena players comes near: a game of Pig to 100 takes some 100).
-const MAX_DECISIONS: u64 = 10_000_000;
 
 #[derive(Clone, Debug)]
 enum Kind {
@@ -108,7 +104,7 @@ impl PigPolicy {
         }
     }
 
-    fn rolls<R: Rng + ?Sized>(&self, i: u32, j: u32, k: u32, rng: &mut R) -> bool {
+    pub(crate) fn rolls<R: Rng + ?Sized>(&self, i: u32, j: u32, k: u32, rng: &mut R) -> bool {
         let p = self.roll_probability(i, j, k);
         // Certain choices leave the random stream alone.
         if p >= 1.0 {
@@ -118,40 +114,5 @@ impl PigPolicy {
         } else {
             rng.gen::<f64>() < p
         }
-    }
-}
-
-/// Plays one game, `first` moving first; returns the final scores
-/// `[first's, second's]`. Every die comes from `rng`.
-pub fn play<R: Rng + ?Sized>(first: &PigPolicy, second: &PigPolicy, rng: &mut R) -> Result<[u32; 2], ArenaError> {
-    let rules = *first.rules();
-    let goal = rules.goal();
-    let players = [first, second];
-    let mut scores = [0u32; 2];
-    let mut mover = 0;
-    let mut decisions = 0u64;
-    loop {
-        let (i, j) = (scores[mover], scores[1 - mover]);
-        let mut k = 0;
-        let banked = loop {
-            decisions += 1;
-            if decisions > MAX_DECISIONS {
-                return Err(ArenaError::Internal(format!(
-                    "a game of Pig went on for {MAX_DECISIONS} decisions"
-                )));
-            }
-            if !players[mover].rolls(i, j, k, rng) {
-                break rules.banked_on_hold(k);
-            }
-            match roll_outcome(&rules, k, rng.gen_range(1..=rules.die_sides())) {
-                RollOutcome::Continue { turn_total } => k = turn_total,
-                RollOutcome::TurnOver { banked } => break banked,
-            }
-        };
-        scores[mover] += banked;
-        if scores[mover] >= goal {
-            return Ok(scores);
-        }
-        mover = 1 - mover;
     }
 }

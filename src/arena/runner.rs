@@ -8,26 +8,24 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use serde_json::Value;
 
-use crate::games::game::{Game, GameOutcome as Ending, Turn as GameTurn};
-use crate::games::nine_square::{Game as NineSquareGame, Player as NineSquarePlayer, Turn, DIE_FACES};
-use crate::games::number_square::{Board as NumberSquareBoard, Tile};
-use crate::matches::levels::MAX_LEVEL;
-use crate::matches::players::TurnGame;
-use crate::matches::players::{self, ConnectFourMatch, IshitoriMatch, NumberSquareOpening, Opening, TicTacToeMatch};
+use crate::games::game::{Game, GameOutcome as Ending, Turn};
+use crate::matches::players::{
+    self, ai_moves, check_in_a_row, ConnectFourMatch, IshitoriMatch, NineSquareMatch, NumberSquareMatch, Opening,
+    PigMatch, TicTacToeMatch,
+};
 use crate::matches::{AiContext, AiSpec, GameKind, MatchLimits};
 use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::limits::SearchLimits;
 use crate::solve::number_square::NumberSquareSolver;
 use crate::solve::tictactoe::TicTacToeSolver;
-use crate::strategies::nine_square::{greedy_placements, random_placements};
-use crate::strategies::number_square::{lookahead2, random as random_tile};
 use crate::tables::cache::PigTables;
 
-use super::pig::{play as play_pig, PigPolicy};
+use super::games::{ArenaGame, Player};
+use super::pig::PigPolicy;
 use super::pig_exact::{evaluate, ExactPig};
 use super::strategy::Strategy;
 use super::summary::{GameOutcome, Tally};
@@ -92,6 +90,15 @@ pub struct Arena {
     connect_four: ConnectFourSolver,
 }
 
+/// One game of a run: who sits where, its random streams, its limits.
+struct Series<'a> {
+    seats: [&'a Player; 2],
+    rng: &'a mut StdRng,
+    deal: &'a mut StdRng,
+    limits: &'a SearchLimits,
+    check: &'a dyn Fn() -> Result<(), ArenaError>,
+}
+
 /// `seed` and `index` mixed into one stream seed (SplitMix64's finaliser).
 fn stream(seed: u64, index: u64, salt: u64) -> u64 {
     let mut z = seed ^ salt ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -127,7 +134,7 @@ impl Arena {
         let b = Strategy::parse(game, "b", spec.b)?;
         let mut arena = Arena {
             game,
-            opening: Opening::NineSquare,
+            opening: Opening::NineSquare(()),
             a,
             b,
             budget,
@@ -178,10 +185,8 @@ impl Arena {
     }
 
     fn pig_policies(&self) -> Result<[PigPolicy; 2], ArenaError> {
-        let Opening::Pig(rules) = &self.opening else {
-            return Err(ArenaError::ExactNotPig(self.game.as_str()));
-        };
-        let table = self.pig_tables.get_blocking(*rules);
+        let rules = players::pig_rules(&self.opening).ok_or(ArenaError::ExactNotPig(self.game.as_str()))?;
+        let table = self.pig_tables.get_blocking(rules);
         Ok([
             PigPolicy::new(self.a, Arc::clone(&table))?,
             PigPolicy::new(self.b, table)?,
@@ -204,15 +209,26 @@ impl Arena {
         limits: &SearchLimits,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Tally, ArenaError> {
-        let pig = match self.game {
-            GameKind::Pig => Some(self.pig_policies()?),
-            _ => None,
+        let [pig_a, pig_b] = match self.game {
+            GameKind::Pig => self.pig_policies()?.map(Some),
+            _ => [None, None],
+        };
+        let a = Player {
+            strategy: self.a,
+            pig: pig_a,
+        };
+        let b = Player {
+            strategy: self.b,
+            pig: pig_b,
         };
         let mut tally = Tally::default();
         for g in 0..games {
             let a_first = g % 2 == 0;
-            let (first, second) = if a_first { (self.a, self.b) } else { (self.b, self.a) };
+            let seats = if a_first { [&a, &b] } else { [&b, &a] };
             let mut rng = StdRng::seed_from_u64(stream(seed, g, GAME_SALT));
+            // What the options leave to chance (a Number Square board) is
+            // dealt once per pair of games, so both seat orders play it.
+            let mut deal = StdRng::seed_from_u64(stream(seed, g / 2, BOARD_SALT));
             let check = || {
                 if limits.exhausted(0) {
                     Err(ArenaError::OutOfTime { played: g, games })
@@ -220,34 +236,20 @@ impl Arena {
                     Ok(())
                 }
             };
-            check()?;
-            let first_margin = match (&self.opening, &pig) {
-                (Opening::Pig(_), Some([a, b])) => {
-                    let (p1, p2) = if a_first { (a, b) } else { (b, a) };
-                    let [s1, s2] = play_pig(p1, p2, &mut rng)?;
-                    i64::from(s1) - i64::from(s2)
-                }
-                (Opening::Pig(_), None) => return Err(broken("Pig policies missing")),
-                (Opening::TicTacToe(start), _) => {
-                    self.turn_game::<TicTacToeMatch>(start, [first, second], &mut rng, limits, &check)?
-                }
-                (Opening::Ishitori(start), _) => {
-                    self.turn_game::<IshitoriMatch>(start, [first, second], &mut rng, limits, &check)?
-                }
-                (Opening::NumberSquare(opening), _) => {
-                    let board = match opening {
-                        NumberSquareOpening::Board(board) => board.clone(),
-                        NumberSquareOpening::Dealt(size) => {
-                            let mut deal = StdRng::seed_from_u64(stream(seed, g / 2, BOARD_SALT));
-                            NumberSquareBoard::shuffled(*size, &mut deal).map_err(broken)?
-                        }
-                    };
-                    self.number_square_game(board, [first, second], &mut rng, limits, &check)?
-                }
-                (Opening::NineSquare, _) => self.nine_square_game([first, second], &mut rng, limits, &check)?,
-                (Opening::ConnectFour(start), _) => {
-                    self.turn_game::<ConnectFourMatch>(start, [first, second], &mut rng, limits, &check)?
-                }
+            let game = Series {
+                seats,
+                rng: &mut rng,
+                deal: &mut deal,
+                limits,
+                check: &check,
+            };
+            let first_margin = match &self.opening {
+                Opening::Pig(options) => self.play::<PigMatch>(options, game)?,
+                Opening::TicTacToe(options) => self.play::<TicTacToeMatch>(options, game)?,
+                Opening::Ishitori(options) => self.play::<IshitoriMatch>(options, game)?,
+                Opening::NumberSquare(options) => self.play::<NumberSquareMatch>(options, game)?,
+                Opening::NineSquare(options) => self.play::<NineSquareMatch>(options, game)?,
+                Opening::ConnectFour(options) => self.play::<ConnectFourMatch>(options, game)?,
             };
             tally.add(GameOutcome {
                 a_moved_first: a_first,
@@ -258,114 +260,74 @@ impl Arena {
         Ok(tally)
     }
 
-    /// A game of two players without dice, through the `Game` trait; the
-    /// first seat's margin (+1 a win, -1 a loss, 0 a draw).
-    fn turn_game<T: TurnGame>(
-        &self,
-        start: &T::Game,
-        players: [Strategy; 2],
-        rng: &mut StdRng,
-        limits: &SearchLimits,
-        check: &dyn Fn() -> Result<(), ArenaError>,
-    ) -> Result<i64, ArenaError> {
-        let mut game = start.clone();
+    /// One game through the `Game` trait, the dice rolled as a match rolls
+    /// them; the first seat's margin (points where the game keeps score,
+    /// else +1 a win, -1 a loss, 0 a draw).
+    fn play<T: ArenaGame>(&self, options: &T::Options, series: Series) -> Result<i64, ArenaError>
+    where
+        T::Options: Clone,
+    {
+        let Series {
+            seats,
+            rng,
+            deal,
+            limits,
+            check,
+        } = series;
+        check()?;
+        let options = T::settle(options.clone(), deal)?;
+        let mut game = T::new_game(&options, &self.context(limits))?;
         loop {
             check()?;
-            let GameTurn::Player(seat) = game.turn() else { break };
-            let strategy = players
-                .get(seat)
-                .ok_or_else(|| broken(format!("{}: seat {seat} in a two-player game", self.game)))?;
-            let mv = match strategy.ai_level() {
-                Some(level) => players::turn_move::<T>(&game, &ai(level), &self.context(limits), rng)?,
-                None => *game
-                    .legal_moves()
-                    .choose(rng)
-                    .ok_or_else(|| broken(format!("{}: no legal move in a game in progress", self.game)))?,
+            let moves = match game.turn() {
+                Turn::Over => break,
+                Turn::Chance => {
+                    let (outcome, _) = T::roll(&game, rng)
+                        .ok_or_else(|| broken(format!("{}: a chance turn without dice", self.game)))?;
+                    vec![outcome]
+                }
+                Turn::Player(seat) => {
+                    let player = seats
+                        .get(seat)
+                        .ok_or_else(|| broken(format!("{}: seat {seat} in a two-player game", self.game)))?;
+                    self.turn::<T>(&game, player, rng, limits)?
+                }
             };
-            game.play(mv);
+            for mv in moves {
+                game.play(mv);
+            }
+        }
+        if let Some(scores) = T::scores(&game, 0) {
+            return Ok(scores.human - scores.ai);
         }
         match game.result() {
             Some(Ending::Won(seat)) => Ok(sign_of_first(Some(seat == 0))),
             Some(Ending::Draw) => Ok(0),
-            None => Err(broken(format!(
-                "{}: a game with dice reached the arena's turn loop",
-                self.game
-            ))),
+            None => Err(broken(format!("{}: the game stopped before its end", self.game))),
         }
     }
 
-    fn number_square_tile(
+    /// What `player` plays at its turn: its own strategy's moves, else the
+    /// match AI's at its level, else one move drawn uniformly.
+    fn turn<T: ArenaGame>(
         &self,
-        board: &NumberSquareBoard,
-        strategy: Strategy,
+        game: &T::Game,
+        player: &Player,
         rng: &mut StdRng,
         limits: &SearchLimits,
-    ) -> Option<Tile> {
-        let level = match strategy {
-            Strategy::Lookahead2 => return lookahead2(board),
-            Strategy::Random => return random_tile(board, rng),
-            other => other.ai_level().unwrap_or(MAX_LEVEL),
-        };
-        // The match AI itself, under the arena's node budget.
-        players::number_square_tile(board, &ai(level), &self.context(limits), rng).ok()
-    }
-
-    fn number_square_game(
-        &self,
-        start: NumberSquareBoard,
-        players: [Strategy; 2],
-        rng: &mut StdRng,
-        limits: &SearchLimits,
-        check: &dyn Fn() -> Result<(), ArenaError>,
-    ) -> Result<i64, ArenaError> {
-        let mut board = start;
-        let mut scores = [0i64; 2];
-        let mut mover = 0;
-        while !board.is_over() {
-            check()?;
-            let tile = self
-                .number_square_tile(&board, players[mover], rng, limits)
-                .ok_or_else(|| broken("number square: no move chosen in a game in progress"))?;
-            let played = board.play(tile).map_err(broken)?;
-            scores[mover] += played.points;
-            board = played.board;
-            mover = 1 - mover;
+    ) -> Result<Vec<<T::Game as Game>::Move>, ArenaError> {
+        if let Some(moves) = T::own_turn(game, player, rng)? {
+            check_in_a_row(game, &moves).map_err(|e| broken(format!("{}: {} {e}", self.game, player.strategy)))?;
+            return Ok(moves);
         }
-        Ok(scores[0] - scores[1])
-    }
-
-    fn nine_square_game(
-        &self,
-        players: [Strategy; 2],
-        rng: &mut StdRng,
-        limits: &SearchLimits,
-        check: &dyn Fn() -> Result<(), ArenaError>,
-    ) -> Result<i64, ArenaError> {
-        let mut game = NineSquareGame::new();
-        while let Turn::Roll(player) = game.turn() {
-            check()?;
-            let die = rng.gen_range(1..=DIE_FACES);
-            game.roll(die).map_err(broken)?;
-            let position = game
-                .position(die)
-                .ok_or_else(|| broken("nine square: no position after a roll"))?;
-            let strategy = players[usize::from(player != NineSquarePlayer::X)];
-            let placements = match strategy {
-                Strategy::Greedy => greedy_placements(&position),
-                Strategy::Random => random_placements(&position, rng),
-                other => {
-                    let level = other.ai_level().unwrap_or(MAX_LEVEL);
-                    players::nine_square_placements(&position, &ai(level), &self.context(limits), rng)
-                }
-            };
-            for at in placements {
-                game.place(at).map_err(broken)?;
-            }
-            if matches!(game.turn(), Turn::Place { .. }) {
-                return Err(broken(format!("nine square: {strategy} placed too few marks")));
-            }
+        match player.strategy.ai_level() {
+            Some(level) => Ok(ai_moves::<T>(game, &ai(level), &self.context(limits), rng)?),
+            None => game
+                .legal_moves()
+                .choose(rng)
+                .map(|&mv| vec![mv])
+                .ok_or_else(|| broken(format!("{}: no legal move in a game in progress", self.game))),
         }
-        Ok(i64::from(game.board().score().margin_for(NineSquarePlayer::X)))
     }
 
     /// The report of a run (and of the exact evaluation, when there is one).

@@ -15,6 +15,8 @@ use std::fmt;
 
 use thiserror::Error;
 
+use super::game::{self, GameOutcome, Seat, Turn as GameTurn};
+
 /// Cells on a side of the grid.
 pub const SIDE: usize = 9;
 /// Cells in the grid.
@@ -584,6 +586,9 @@ pub enum Turn {
 pub struct Game {
     board: Board,
     turn: Turn,
+    /// The face of the last roll (0 before the first): near the end it may
+    /// exceed the marks the turn places.
+    rolled: u8,
 }
 
 impl Default for Game {
@@ -598,6 +603,7 @@ impl Game {
         Game {
             board: Board::new(),
             turn: Turn::Roll(Player::X),
+            rolled: 0,
         }
     }
 
@@ -609,6 +615,7 @@ impl Game {
                 player: position.player,
                 left: position.placements_due() as u8,
             },
+            rolled: position.dice,
         }
     }
 
@@ -622,6 +629,11 @@ impl Game {
 
     pub fn is_over(&self) -> bool {
         self.turn == Turn::Over
+    }
+
+    /// The face of the last roll (0 before the first).
+    pub fn rolled(&self) -> u8 {
+        self.rolled
     }
 
     /// The current turn as a position the solver or a strategy can answer,
@@ -644,6 +656,7 @@ impl Game {
         }
         let left = die.min(self.board.empty);
         self.turn = Turn::Place { player, left };
+        self.rolled = die;
         Ok(())
     }
 
@@ -661,5 +674,76 @@ impl Game {
             Turn::Roll(player.opponent())
         };
         Ok(())
+    }
+}
+
+impl Player {
+    /// The seat that plays this mark: X rolls first.
+    pub fn seat(self) -> Seat {
+        self.index()
+    }
+
+    pub fn of_seat(seat: Seat) -> Player {
+        if seat == 0 {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+}
+
+/// A move through the [`game::Game`] trait: the roller's die (a chance
+/// outcome), or one mark of the turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NineSquareMove {
+    Roll(u8),
+    Place(Coord),
+}
+
+/// Through the trait a turn is a chance event (the roll) and then that
+/// many turns of the same seat, one mark each.
+impl game::Game for Game {
+    type Move = NineSquareMove;
+
+    fn turn(&self) -> GameTurn {
+        match self.turn {
+            Turn::Roll(_) => GameTurn::Chance,
+            Turn::Place { player, .. } => GameTurn::Player(player.seat()),
+            Turn::Over => GameTurn::Over,
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<NineSquareMove> {
+        match self.turn {
+            Turn::Place { .. } => self.board.empty_cells().map(NineSquareMove::Place).collect(),
+            Turn::Roll(_) | Turn::Over => Vec::new(),
+        }
+    }
+
+    fn chance_outcomes(&self) -> Vec<(NineSquareMove, f64)> {
+        match self.turn {
+            Turn::Roll(_) => (1..=DIE_FACES)
+                .map(|face| (NineSquareMove::Roll(face), 1.0 / f64::from(DIE_FACES)))
+                .collect(),
+            Turn::Place { .. } | Turn::Over => Vec::new(),
+        }
+    }
+
+    fn play(&mut self, mv: NineSquareMove) {
+        // Not a legal move: the trait's callers offer only legal ones.
+        let _ = match mv {
+            NineSquareMove::Roll(face) => self.roll(face),
+            NineSquareMove::Place(at) => self.place(at),
+        };
+    }
+
+    fn result(&self) -> Option<GameOutcome> {
+        if !self.is_over() {
+            return None;
+        }
+        Some(match self.board.score().leader() {
+            Some(player) => GameOutcome::Won(player.seat()),
+            None => GameOutcome::Draw,
+        })
     }
 }

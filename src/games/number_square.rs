@@ -20,6 +20,8 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 use thiserror::Error;
 
+use super::game::{self, GameOutcome, Seat, Turn};
+
 pub const MIN_SIZE: usize = 2;
 pub const MAX_SIZE: usize = 12;
 /// Tile values must lie within +-MAX_ABS_VALUE.
@@ -270,6 +272,69 @@ impl Board {
 
     pub(crate) fn taken_bits(&self) -> Wide {
         self.taken
+    }
+}
+
+/// A game of Number Square through the [`game::Game`] trait: the board,
+/// what each seat has scored, and whose seat is to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NumberSquare {
+    board: Board,
+    scores: [i64; 2],
+    mover: Seat,
+}
+
+impl NumberSquare {
+    /// `board` with `mover` to move, the seats having scored `scores`.
+    pub fn new(board: Board, scores: [i64; 2], mover: Seat) -> Self {
+        Self {
+            board,
+            scores,
+            mover: mover.min(1),
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// What `seat` has scored so far.
+    pub fn score(&self, seat: Seat) -> i64 {
+        self.scores.get(seat).copied().unwrap_or(0)
+    }
+}
+
+impl game::Game for NumberSquare {
+    type Move = Tile;
+
+    fn turn(&self) -> Turn {
+        if self.board.is_over() {
+            Turn::Over
+        } else {
+            Turn::Player(self.mover)
+        }
+    }
+
+    fn legal_moves(&self) -> Vec<Tile> {
+        self.board.legal_moves()
+    }
+
+    fn play(&mut self, tile: Tile) {
+        // Not a legal move: the trait's callers offer only legal ones.
+        if let Ok(played) = self.board.play(tile) {
+            self.board = played.board;
+            self.scores[self.mover] += played.points;
+            self.mover = 1 - self.mover;
+        }
+    }
+
+    fn result(&self) -> Option<GameOutcome> {
+        self.board.end()?;
+        Some(match self.scores[0].cmp(&self.scores[1]) {
+            std::cmp::Ordering::Greater => GameOutcome::Won(0),
+            std::cmp::Ordering::Less => GameOutcome::Won(1),
+            std::cmp::Ordering::Equal => GameOutcome::Draw,
+        })
     }
 }
 

@@ -2,6 +2,7 @@
 //! goes first. State: `{"board": [row strings, top first], "human_plays"}`;
 //! move: `{"column"}`, 1-based.
 
+use rand::RngCore;
 use serde_json::{json, Value};
 
 use crate::games::connect_four::{symbol, ConnectFour, Shape};
@@ -101,22 +102,32 @@ impl TurnGame for ConnectFourMatch {
         json!({"column": column + 1})
     }
 
-    fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
-        let limits = SearchLimits::within(ctx.limits.connect_four_time).with_max_nodes(ctx.limits.connect_four_nodes);
-        let analysis = ctx.connect_four.analyse(game, &limits);
-        let candidates = analysis
-            .columns
-            .iter()
-            .filter_map(|c| {
-                c.score.map(|score| Candidate {
-                    mv: c.column,
-                    value: column_value(&analysis, score, c.solved),
-                })
-            })
-            .collect();
-        Ok(Choice {
-            best: analysis.best,
-            candidates,
-        })
+    fn ai_turn(
+        game: &ConnectFour,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<u32>, MatchError> {
+        Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
+}
+
+/// How the AI sees the position: its best move and each move's value.
+fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
+    let limits = SearchLimits::within(ctx.limits.connect_four_time).with_max_nodes(ctx.limits.connect_four_nodes);
+    let analysis = ctx.connect_four.analyse(game, &limits);
+    let candidates = analysis
+        .columns
+        .iter()
+        .filter_map(|c| {
+            c.score.map(|score| Candidate {
+                mv: c.column,
+                value: column_value(&analysis, score, c.solved),
+            })
+        })
+        .collect();
+    Ok(Choice {
+        best: analysis.best,
+        candidates,
+    })
 }

@@ -196,18 +196,6 @@ impl MatchResult {
             scores: None,
         }
     }
-
-    pub(crate) fn from_scores(human: i64, ai: i64, reason: EndReason) -> MatchResult {
-        let winner = match human.cmp(&ai) {
-            std::cmp::Ordering::Greater => Winner::Human,
-            std::cmp::Ordering::Less => Winner::Ai,
-            std::cmp::Ordering::Equal => Winner::Draw,
-        };
-        MatchResult {
-            scores: Some(Scores { human, ai }),
-            ..MatchResult::new(winner, reason)
-        }
-    }
 }
 
 /// One event. The HTTP layer adds `at` when it stores it.
@@ -529,10 +517,10 @@ impl Match {
                 start_with::<Turns<ishitori::IshitoriMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
             GameKind::NineSquare => {
-                start_with::<nine_square::NineSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
+                start_with::<Turns<nine_square::NineSquareMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
             GameKind::NumberSquare => {
-                start_with::<number_square::NumberSquareMatch>(request, &ai, ai_first, ctx, rng, &mut log)?
+                start_with::<Turns<number_square::NumberSquareMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
             }
             GameKind::ConnectFour => {
                 start_with::<Turns<connect_four::ConnectFourMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
@@ -574,8 +562,10 @@ impl Match {
             GameKind::Pig => play_with::<Turns<pig::PigMatch>>(self, mv, ctx, rng, &mut log)?,
             GameKind::Tictactoe => play_with::<Turns<tictactoe::TicTacToeMatch>>(self, mv, ctx, rng, &mut log)?,
             GameKind::Ishitori => play_with::<Turns<ishitori::IshitoriMatch>>(self, mv, ctx, rng, &mut log)?,
-            GameKind::NineSquare => play_with::<nine_square::NineSquareMatch>(self, mv, ctx, rng, &mut log)?,
-            GameKind::NumberSquare => play_with::<number_square::NumberSquareMatch>(self, mv, ctx, rng, &mut log)?,
+            GameKind::NineSquare => play_with::<Turns<nine_square::NineSquareMatch>>(self, mv, ctx, rng, &mut log)?,
+            GameKind::NumberSquare => {
+                play_with::<Turns<number_square::NumberSquareMatch>>(self, mv, ctx, rng, &mut log)?
+            }
             GameKind::ConnectFour => play_with::<Turns<connect_four::ConnectFourMatch>>(self, mv, ctx, rng, &mut log)?,
         };
         self.status = if progress.result.is_some() {

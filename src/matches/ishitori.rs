@@ -2,6 +2,7 @@
 //! heap, `{"heaps": [..]}` for several. Move: `{"take", "heap"}` (`heap`
 //! defaults to 0).
 
+use rand::RngCore;
 use serde_json::{json, Value};
 
 use crate::games::game::{GameOutcome, Seat};
@@ -226,34 +227,39 @@ impl TurnGame for IshitoriMatch {
 
     /// The solver's move; below the best level also every move's value, by
     /// solving the position it leads to (unless that is too much work).
-    fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Move>, MatchError> {
-        let position = game.position();
-        let best = ctx
-            .ishitori
-            .best_move(position, &limits(ctx))
-            .map_err(|e| MatchError::Internal(e.to_string()))?
-            .chosen_move();
-        if ai.is_best() || level_work(position) > MAX_LEVEL_WORK {
-            return Ok(Choice {
-                best,
-                candidates: Vec::new(),
-            });
-        }
-        let largest = position.take_set().largest();
-        let candidates = position
-            .legal_moves()
-            .into_iter()
-            .map(|mv| Candidate {
-                mv,
-                value: position
-                    .apply(mv)
-                    .map_or(f64::NEG_INFINITY, |child| child_value(&child, ctx, largest)),
-            })
-            .collect();
-        Ok(Choice { best, candidates })
+    fn ai_turn(game: &Ishitori, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Vec<Move>, MatchError> {
+        Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
 
-    fn end_reason(_: GameOutcome) -> EndReason {
+    fn end_reason(_: &Ishitori, _: GameOutcome) -> EndReason {
         EndReason::NoMove
     }
+}
+
+/// How the AI sees the position: its best move and each move's value.
+fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Move>, MatchError> {
+    let position = game.position();
+    let best = ctx
+        .ishitori
+        .best_move(position, &limits(ctx))
+        .map_err(|e| MatchError::Internal(e.to_string()))?
+        .chosen_move();
+    if ai.is_best() || level_work(position) > MAX_LEVEL_WORK {
+        return Ok(Choice {
+            best,
+            candidates: Vec::new(),
+        });
+    }
+    let largest = position.take_set().largest();
+    let candidates = position
+        .legal_moves()
+        .into_iter()
+        .map(|mv| Candidate {
+            mv,
+            value: position
+                .apply(mv)
+                .map_or(f64::NEG_INFINITY, |child| child_value(&child, ctx, largest)),
+        })
+        .collect();
+    Ok(Choice { best, candidates })
 }

@@ -8,14 +8,16 @@
 use rand::{Rng, RngCore};
 use serde_json::{json, Value};
 
-use crate::games::nine_square::{Board, Coord, Player, Position, DIE_FACES};
+use crate::games::game::{GameOutcome, Seat};
+use crate::games::nine_square::{Coord, Game, NineSquareMove, Player, Position, DIE_FACES};
 use crate::solve::limits::SearchLimits;
 use crate::solve::nine_square::best_placements;
 use crate::strategies::nine_square::greedy_value;
 
-use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress};
+use super::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
 use super::json::{int_value, strings, Obj};
 use super::levels;
+use super::turns::TurnGame;
 
 /// Below the best level each mark is drawn among the empty cells: a cell the
 /// search chose is worth this much more than any other...
@@ -32,45 +34,14 @@ fn player_name(p: Player) -> &'static str {
     }
 }
 
-fn state_json(board: &Board, human: Player, dice: Option<u8>) -> Value {
-    let score = board.score();
-    json!({
-        "board": board.rows(),
-        "human_plays": player_name(human),
-        "dice": dice,
-        "score": {"X": score.x, "O": score.o},
-    })
+fn coord_json(at: Coord) -> Value {
+    json!({"row": at.row(), "col": at.col()})
 }
 
-fn parse_state(state: &Value) -> Result<Position, MatchError> {
-    let obj = Obj::new(Some(state), "state", false)?;
-    let rows = strings(obj.required("board")?, "state.board")?;
-    let human = obj.str("human_plays")?.unwrap_or("");
-    let dice = obj.int("dice")?.unwrap_or(0);
-    Position::parse(&rows, human, dice).map_err(|e| MatchError::Corrupt(e.to_string()))
-}
-
-fn roll(rng: &mut dyn RngCore) -> u8 {
-    rng.gen_range(1..=DIE_FACES)
-}
-
-fn placements_json(cells: &[Coord]) -> Value {
-    let list: Vec<Value> = cells.iter().map(|c| json!({"row": c.row(), "col": c.col()})).collect();
-    json!({ "placements": list })
-}
-
-/// The grid is full: the match is over.
-fn finished(board: &Board, human: Player) -> Progress {
-    let score = board.score();
-    Progress {
-        state: state_json(board, human, None),
-        legal_moves: Vec::new(),
-        result: Some(MatchResult::from_scores(
-            score.of(human).into(),
-            score.of(human.opponent()).into(),
-            EndReason::BoardFull,
-        )),
-    }
+/// The turn in progress as a position the search and the seed's
+/// strategies answer (None unless a mark is due).
+pub(crate) fn position_of(game: &Game) -> Option<Position> {
+    game.position(game.rolled())
 }
 
 pub(crate) fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Vec<Coord> {
@@ -111,46 +82,6 @@ pub(crate) fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, r
     marks
 }
 
-/// The AI rolls and places; then, unless the grid is full, the person's die
-/// is rolled.
-fn ai_turn(
-    board: &Board,
-    human: Player,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-    log: &mut Log,
-) -> Result<Progress, MatchError> {
-    let face = roll(rng);
-    log.dice(u32::from(face));
-    let position = Position::new(*board, human.opponent(), face).map_err(|e| MatchError::Internal(e.to_string()))?;
-    let cells = ai_placements(&position, ai, ctx, rng);
-    let loose: Vec<(i64, i64)> = cells.iter().map(|c| (c.row() as i64, c.col() as i64)).collect();
-    let after = position
-        .apply(&loose)
-        .map_err(|e| MatchError::Internal(format!("the AI chose illegal placements: {e}")))?;
-    log.ai(placements_json(&cells));
-    Ok(human_turn(&after, human, rng, log))
-}
-
-/// The person's turn begins with their roll, unless the grid is full.
-fn human_turn(board: &Board, human: Player, rng: &mut dyn RngCore, log: &mut Log) -> Progress {
-    if board.is_full() {
-        return finished(board, human);
-    }
-    let face = roll(rng);
-    log.dice(u32::from(face));
-    Progress {
-        state: state_json(board, human, Some(face)),
-        // A move places min(dice, empty cells) of these.
-        legal_moves: board
-            .empty_cells()
-            .map(|c| json!({"row": c.row(), "col": c.col()}))
-            .collect(),
-        result: None,
-    }
-}
-
 fn parse_placements(mv: &Value) -> Result<Vec<(i64, i64)>, MatchError> {
     let obj = Obj::new(Some(mv), "move", false)?;
     obj.only(&["placements"])?;
@@ -171,7 +102,8 @@ fn parse_placements(mv: &Value) -> Result<Vec<(i64, i64)>, MatchError> {
         .collect()
 }
 
-impl MatchGame for NineSquareMatch {
+impl TurnGame for NineSquareMatch {
+    type Game = Game;
     type Options = ();
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<(), MatchError> {
@@ -183,42 +115,109 @@ impl MatchGame for NineSquareMatch {
         json!({})
     }
 
-    fn start(
-        _: &(),
-        ai: &AiSpec,
-        ai_first: bool,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let board = Board::new();
-        if ai_first {
-            ai_turn(&board, Player::O, ai, ctx, rng, log)
-        } else {
-            Ok(human_turn(&board, Player::X, rng, log))
+    fn new_game(_: &(), _ctx: &AiContext) -> Result<Game, MatchError> {
+        Ok(Game::new())
+    }
+
+    /// `dice` is the roll the person places for (null once the grid is full).
+    fn state_json(game: &Game, human: Seat) -> Value {
+        let score = game.board().score();
+        json!({
+            "board": game.board().rows(),
+            "human_plays": player_name(Player::of_seat(human)),
+            "dice": (!game.is_over()).then_some(game.rolled()),
+            "score": {"X": score.x, "O": score.o},
+        })
+    }
+
+    fn parse_state(_: &(), state: &Value) -> Result<(Game, Seat), MatchError> {
+        let obj = Obj::new(Some(state), "state", false)?;
+        let rows = strings(obj.required("board")?, "state.board")?;
+        let human = obj.str("human_plays")?.unwrap_or("");
+        let dice = obj.int("dice")?.unwrap_or(0);
+        let position = Position::parse(&rows, human, dice).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        Ok((Game::from_position(&position), position.player().seat()))
+    }
+
+    /// One mark, `{"row", "col"}` (the format of `legal_moves`).
+    fn parse_move(game: &Game, mv: &Value) -> Result<NineSquareMove, MatchError> {
+        let obj = Obj::new(Some(mv), "move", false)?;
+        obj.only(&["row", "col"])?;
+        let at = Coord::new(obj.index("row")?, obj.index("col")?)
+            .ok_or_else(|| MatchError::IllegalMove("the cell is off the 9 x 9 grid".to_string()))?;
+        if game.board().get(at).is_some() {
+            return Err(MatchError::IllegalMove(format!(
+                "the cell ({}, {}) is taken",
+                at.row(),
+                at.col()
+            )));
+        }
+        Ok(NineSquareMove::Place(at))
+    }
+
+    fn move_json(_game: &Game, mv: NineSquareMove) -> Value {
+        match mv {
+            NineSquareMove::Place(at) => coord_json(at),
+            NineSquareMove::Roll(face) => json!({ "roll": face }),
         }
     }
 
-    fn play(
-        _: &(),
-        state: &Value,
-        mv: &Value,
+    /// `{"placements": [...]}`: exactly the marks the roll places.
+    fn parse_turn(game: &Game, mv: &Value) -> Result<Vec<NineSquareMove>, MatchError> {
+        let position =
+            position_of(game).ok_or_else(|| MatchError::Corrupt("state: no placement is due".to_string()))?;
+        let placements = parse_placements(mv)?;
+        // The rules' own messages: the count, a repeated cell, a taken one.
+        position
+            .apply(&placements)
+            .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
+        placements
+            .iter()
+            .map(|&(row, col)| {
+                let at = usize::try_from(row)
+                    .ok()
+                    .zip(usize::try_from(col).ok())
+                    .and_then(|(row, col)| Coord::new(row, col))
+                    .ok_or_else(|| MatchError::Internal(format!("({row}, {col}) was placed but is off the grid")))?;
+                Ok(NineSquareMove::Place(at))
+            })
+            .collect()
+    }
+
+    fn turn_json(game: &Game, moves: &[NineSquareMove]) -> Value {
+        let list: Vec<Value> = moves.iter().map(|&mv| Self::move_json(game, mv)).collect();
+        json!({ "placements": list })
+    }
+
+    fn ai_turn(
+        game: &Game,
         ai: &AiSpec,
         ctx: &AiContext,
         rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let position = parse_state(state).map_err(corrupt)?;
-        let placements = parse_placements(mv)?;
-        let after = position
-            .apply(&placements)
-            .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        let human = position.player();
-        let cells: Vec<Value> = placements.iter().map(|(r, c)| json!({"row": r, "col": c})).collect();
-        log.human(json!({ "placements": cells }));
-        if after.is_full() {
-            return Ok(finished(&after, human));
-        }
-        ai_turn(&after, human, ai, ctx, rng, log)
+    ) -> Result<Vec<NineSquareMove>, MatchError> {
+        let position = position_of(game)
+            .ok_or_else(|| MatchError::Internal("the AI was asked to place with no placement due".to_string()))?;
+        Ok(ai_placements(&position, ai, ctx, rng)
+            .into_iter()
+            .map(NineSquareMove::Place)
+            .collect())
+    }
+
+    fn end_reason(_: &Game, _: GameOutcome) -> EndReason {
+        EndReason::BoardFull
+    }
+
+    fn scores(game: &Game, human: Seat) -> Option<Scores> {
+        let score = game.board().score();
+        let human = Player::of_seat(human);
+        Some(Scores {
+            human: score.of(human).into(),
+            ai: score.of(human.opponent()).into(),
+        })
+    }
+
+    fn roll(_game: &Game, rng: &mut dyn RngCore) -> Option<(NineSquareMove, u32)> {
+        let face = rng.gen_range(1..=DIE_FACES);
+        Some((NineSquareMove::Roll(face), u32::from(face)))
     }
 }

@@ -5,13 +5,13 @@
 use rand::RngCore;
 use serde_json::{json, Value};
 
-use crate::games::number_square::{Board, GameEnd, Tile, MAX_SIZE, MIN_SIZE};
+use crate::games::game::{GameOutcome, Seat};
+use crate::games::number_square::{Board, GameEnd, NumberSquare, Tile, MAX_SIZE, MIN_SIZE};
 use crate::solve::limits::SearchLimits;
-use crate::solve::number_square::Analysis;
 
-use super::engine::{corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress};
+use super::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
 use super::json::{field_error, int_value, Obj};
-use super::levels;
+use super::turns::{Candidate, Choice, TurnGame};
 
 pub(crate) struct NumberSquareMatch;
 
@@ -52,76 +52,18 @@ fn board_rows(value: &Value, field: &str) -> Result<Vec<Vec<Option<i64>>>, Match
         .collect()
 }
 
-fn state_json(board: &Board, human: i64, ai: i64) -> Value {
-    json!({"board": board.rows(), "scores": {"human": human, "ai": ai}})
-}
-
-fn parse_state(state: &Value) -> Result<(Board, i64, i64), MatchError> {
-    let obj = Obj::new(Some(state), "state", false)?;
-    let rows = board_rows(obj.required("board")?, "state.board")?;
-    let board = Board::from_rows(&rows).map_err(|e| MatchError::Corrupt(e.to_string()))?;
-    let scores = Obj::new(obj.get("scores"), "state.scores", false)?;
-    let human = scores.int("human")?.unwrap_or(0);
-    let ai = scores.int("ai")?.unwrap_or(0);
-    Ok((board, human, ai))
-}
-
-pub(crate) fn ai_move(board: &Board, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Tile, MatchError> {
-    let limits = SearchLimits::within(ctx.limits.number_square_time).with_max_nodes(ctx.limits.number_square_nodes);
-    let analysis: Analysis = ctx
-        .number_square
-        .analyse(board, &limits)
-        .ok_or_else(|| MatchError::Internal("the solver found no move on a board in play".to_string()))?;
-    if ai.is_best() || analysis.moves.is_empty() {
-        return Ok(analysis.best_move);
-    }
+/// A move's value on the levels' scale from its margin for the mover.
+fn margin_value(margin: i64, board: &Board) -> f64 {
     let scale = MARGIN_SCALE_TILES * board.largest_value().max(1) as f64;
-    let values: Vec<f64> = analysis
-        .moves
-        .iter()
-        .map(|m| 0.5 + 0.5 * (m.value as f64 / scale).tanh())
-        .collect();
-    Ok(levels::choose(&values, ai.level, rng)
-        .and_then(|i| analysis.moves.get(i))
-        .map_or(analysis.best_move, |m| m.tile))
+    0.5 + 0.5 * (margin as f64 / scale).tanh()
 }
 
-/// The AI takes a tile; the match is then over or the person's again.
-fn ai_turn(
-    board: &Board,
-    human: i64,
-    ai_score: i64,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-    log: &mut Log,
-) -> Result<Progress, MatchError> {
-    let tile = ai_move(board, ai, ctx, rng)?;
-    let played = board
-        .play(tile)
-        .map_err(|e| MatchError::Internal(format!("the solver chose an illegal tile: {e}")))?;
-    log.ai(json!({"row": tile.row, "col": tile.col}));
-    let ai_score = ai_score + played.points;
-    Ok(progress(&played.board, human, ai_score))
+fn tile_json(tile: Tile) -> Value {
+    json!({"row": tile.row, "col": tile.col})
 }
 
-fn progress(board: &Board, human: i64, ai: i64) -> Progress {
-    let reason = |end: GameEnd| match end {
-        GameEnd::AllTaken => EndReason::AllTaken,
-        GameEnd::TopToBottomPath | GameEnd::LeftToRightPath => EndReason::CrossingPath,
-    };
-    Progress {
-        state: state_json(board, human, ai),
-        legal_moves: board
-            .legal_moves()
-            .into_iter()
-            .map(|tile| json!({"row": tile.row, "col": tile.col}))
-            .collect(),
-        result: board.end().map(|end| MatchResult::from_scores(human, ai, reason(end))),
-    }
-}
-
-impl MatchGame for NumberSquareMatch {
+impl TurnGame for NumberSquareMatch {
+    type Game = NumberSquare;
     type Options = Deal;
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Deal, MatchError> {
@@ -158,7 +100,7 @@ impl MatchGame for NumberSquareMatch {
         }
     }
 
-    /// Deals a shuffled board here, not in `start`, so that the stored
+    /// Deals a shuffled board here, not in `new_game`, so that the stored
     /// options hold it: the state keeps null for taken tiles, and a review
     /// replays the history from this board. (The same draws from the RNG
     /// as before, so seeded matches deal the same boards.)
@@ -178,45 +120,94 @@ impl MatchGame for NumberSquareMatch {
         }
     }
 
-    fn start(
-        deal: &Deal,
-        ai: &AiSpec,
-        ai_first: bool,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let board = match deal {
-            Deal::Shuffled(size) => Board::shuffled(*size, rng),
-            Deal::Given(rows) => Board::from_rows(rows),
-        }
-        .map_err(|e| MatchError::Options(e.to_string()))?;
-        if ai_first {
-            ai_turn(&board, 0, 0, ai, ctx, rng, log)
-        } else {
-            Ok(progress(&board, 0, 0))
+    fn new_game(deal: &Deal, _ctx: &AiContext) -> Result<NumberSquare, MatchError> {
+        match deal {
+            Deal::Given(rows) => Board::from_rows(rows)
+                .map(|board| NumberSquare::new(board, [0, 0], 0))
+                .map_err(|e| MatchError::Options(e.to_string())),
+            Deal::Shuffled(_) => Err(MatchError::Internal("the board was never dealt".to_string())),
         }
     }
 
-    fn play(
-        _deal: &Deal,
-        state: &Value,
-        mv: &Value,
-        ai: &AiSpec,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let (board, human, ai_score) = parse_state(state).map_err(corrupt)?;
+    fn state_json(game: &NumberSquare, human: Seat) -> Value {
+        json!({
+            "board": game.board().rows(),
+            "scores": {"human": game.score(human), "ai": game.score(1 - human)},
+        })
+    }
+
+    /// A match in progress waits for the person, so the person is the
+    /// mover; which seat they had at the start does not matter to the rules.
+    fn parse_state(_deal: &Deal, state: &Value) -> Result<(NumberSquare, Seat), MatchError> {
+        let obj = Obj::new(Some(state), "state", false)?;
+        let rows = board_rows(obj.required("board")?, "state.board")?;
+        let board = Board::from_rows(&rows).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        let scores = Obj::new(obj.get("scores"), "state.scores", false)?;
+        let human = scores.int("human")?.unwrap_or(0);
+        let ai = scores.int("ai")?.unwrap_or(0);
+        Ok((NumberSquare::new(board, [human, ai], 0), 0))
+    }
+
+    fn parse_move(game: &NumberSquare, mv: &Value) -> Result<Tile, MatchError> {
         let obj = Obj::new(Some(mv), "move", false)?;
         obj.only(&["row", "col"])?;
         let tile = Tile::new(obj.index("row")?, obj.index("col")?);
-        let played = board.play(tile).map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        log.human(json!({"row": tile.row, "col": tile.col}));
-        let human = human + played.points;
-        if played.board.is_over() {
-            return Ok(progress(&played.board, human, ai_score));
-        }
-        ai_turn(&played.board, human, ai_score, ai, ctx, rng, log)
+        game.board()
+            .play(tile)
+            .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
+        Ok(tile)
     }
+
+    fn move_json(_game: &NumberSquare, tile: Tile) -> Value {
+        tile_json(tile)
+    }
+
+    fn ai_turn(
+        game: &NumberSquare,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<Tile>, MatchError> {
+        Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
+    }
+
+    fn end_reason(game: &NumberSquare, _outcome: GameOutcome) -> EndReason {
+        match game.board().end() {
+            Some(GameEnd::TopToBottomPath | GameEnd::LeftToRightPath) => EndReason::CrossingPath,
+            _ => EndReason::AllTaken,
+        }
+    }
+
+    fn scores(game: &NumberSquare, human: Seat) -> Option<Scores> {
+        Some(Scores {
+            human: game.score(human),
+            ai: game.score(1 - human),
+        })
+    }
+}
+
+/// How the AI sees the position: its best move and each move's value.
+fn ai_choice(game: &NumberSquare, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Tile>, MatchError> {
+    let board = game.board();
+    let limits = SearchLimits::within(ctx.limits.number_square_time).with_max_nodes(ctx.limits.number_square_nodes);
+    let analysis = ctx
+        .number_square
+        .analyse(board, &limits)
+        .ok_or_else(|| MatchError::Internal("the solver found no move on a board in play".to_string()))?;
+    let candidates = if ai.is_best() {
+        Vec::new()
+    } else {
+        analysis
+            .moves
+            .iter()
+            .map(|m| Candidate {
+                mv: m.tile,
+                value: margin_value(m.value, board),
+            })
+            .collect()
+    };
+    Ok(Choice {
+        best: analysis.best_move,
+        candidates,
+    })
 }

@@ -118,40 +118,16 @@ impl TurnGame for PigMatch {
     /// The exact table's action; below the best level also both actions'
     /// values. Far past the goal (only a long run of rolls past a winning
     /// hold gets there) the AI holds.
-    fn ai_choice(game: &PigGame, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<PigMove>, MatchError> {
-        let rules = game.rules();
-        let table = ctx.pig_tables.get_blocking(*rules);
-        let mover = game.to_move();
-        let (i, j, k) = (game.score(mover), game.score(1 - mover), game.turn_total());
-        if k > rules.goal() + rules.die_sides() {
-            return Ok(Choice {
-                best: PigMove::Hold,
-                candidates: Vec::new(),
-            });
-        }
-        let best = match table.action(i, j, k) {
-            Action::Roll => PigMove::Roll,
-            Action::Hold => PigMove::Hold,
-        };
-        let candidates = if ai.is_best() {
-            Vec::new()
-        } else {
-            let [roll, hold] = level_values(&table, i, j, k);
-            vec![
-                Candidate {
-                    mv: PigMove::Roll,
-                    value: roll,
-                },
-                Candidate {
-                    mv: PigMove::Hold,
-                    value: hold,
-                },
-            ]
-        };
-        Ok(Choice { best, candidates })
+    fn ai_turn(
+        game: &PigGame,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<PigMove>, MatchError> {
+        Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
 
-    fn end_reason(_: GameOutcome) -> EndReason {
+    fn end_reason(_: &PigGame, _: GameOutcome) -> EndReason {
         EndReason::GoalReached
     }
 
@@ -166,4 +142,38 @@ impl TurnGame for PigMatch {
         let face = rng.gen_range(1..=game.rules().die_sides());
         Some((PigMove::Face(face), face))
     }
+}
+
+/// How the AI sees the position: its best move and each move's value.
+fn ai_choice(game: &PigGame, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<PigMove>, MatchError> {
+    let rules = game.rules();
+    let table = ctx.pig_tables.get_blocking(*rules);
+    let mover = game.to_move();
+    let (i, j, k) = (game.score(mover), game.score(1 - mover), game.turn_total());
+    if k > rules.goal() + rules.die_sides() {
+        return Ok(Choice {
+            best: PigMove::Hold,
+            candidates: Vec::new(),
+        });
+    }
+    let best = match table.action(i, j, k) {
+        Action::Roll => PigMove::Roll,
+        Action::Hold => PigMove::Hold,
+    };
+    let candidates = if ai.is_best() {
+        Vec::new()
+    } else {
+        let [roll, hold] = level_values(&table, i, j, k);
+        vec![
+            Candidate {
+                mv: PigMove::Roll,
+                value: roll,
+            },
+            Candidate {
+                mv: PigMove::Hold,
+                value: hold,
+            },
+        ]
+    };
+    Ok(Choice { best, candidates })
 }

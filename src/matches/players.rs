@@ -1,114 +1,71 @@
-//! The match AI one move at a time, and a game's opening from a match's
-//! `options`, for code that plays whole games itself (the arena). Going
-//! through here keeps the arena's `level:N` the very player a match's AI is
-//! at level N, and its options the options a match accepts.
+//! The match AI one turn at a time, and a game's options read as
+//! `POST /matches` reads them, for code that plays whole games itself (the
+//! arena). Going through here keeps the arena's `level:N` the very player a
+//! match's AI is at level N (Pig's arena players are policies over its exact
+//! table instead), and its options the options a match accepts.
 
-use rand::RngCore;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 use serde_json::Value;
 
-use crate::games::connect_four::ConnectFour;
-use crate::games::game::Game;
-use crate::games::ishitori::Ishitori;
-use crate::games::nine_square::{Coord, Position as NineSquarePosition};
-use crate::games::number_square::{Board as NumberSquareBoard, Tile};
 use crate::games::pig::PigRules;
-use crate::games::tictactoe::TicTacToe;
 use crate::solve::pig::PigTable;
 
-use super::engine::{AiContext, AiSpec, GameKind, MatchError, MatchGame};
-use super::turns;
-
-pub(crate) use super::turns::TurnGame;
-use super::{nine_square, number_square, pig};
+use super::engine::{AiContext, GameKind, MatchError};
+use super::pig;
 
 pub(crate) use super::connect_four::ConnectFourMatch;
 pub(crate) use super::ishitori::IshitoriMatch;
+pub(crate) use super::nine_square::{position_of as nine_square_position, NineSquareMatch};
+pub(crate) use super::number_square::NumberSquareMatch;
+pub(crate) use super::pig::PigMatch;
 pub(crate) use super::tictactoe::TicTacToeMatch;
+pub(crate) use super::turns::{ai_moves, check_in_a_row, TurnGame};
 
-/// Where every game of a series starts.
+/// A game's options as a match reads them: where every game of a series
+/// starts (what they leave to chance is settled per game).
 #[derive(Clone, Debug)]
-pub enum Opening {
-    Pig(PigRules),
-    TicTacToe(TicTacToe),
-    Ishitori(Ishitori),
-    NumberSquare(NumberSquareOpening),
-    NineSquare,
-    ConnectFour(ConnectFour),
+pub(crate) enum Opening {
+    Pig(<PigMatch as TurnGame>::Options),
+    TicTacToe(<TicTacToeMatch as TurnGame>::Options),
+    Ishitori(<IshitoriMatch as TurnGame>::Options),
+    NumberSquare(<NumberSquareMatch as TurnGame>::Options),
+    NineSquare(<NineSquareMatch as TurnGame>::Options),
+    ConnectFour(<ConnectFourMatch as TurnGame>::Options),
 }
 
-#[derive(Clone, Debug)]
-pub enum NumberSquareOpening {
-    /// A fresh board of this side for each game, 1..=size^2 shuffled.
-    Dealt(usize),
-    /// This board for every game.
-    Board(NumberSquareBoard),
-}
-
-/// Reads `options` as `POST /matches` does for `game`.
-pub fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Result<Opening, MatchError> {
+/// Reads `options` as `POST /matches` does for `game`, and checks that a
+/// game can start from them.
+pub(crate) fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Result<Opening, MatchError> {
+    fn read<T: TurnGame>(options: Option<&Value>, ctx: &AiContext) -> Result<T::Options, MatchError>
+    where
+        T::Options: Clone,
+    {
+        let parsed = T::parse_options(options, ctx)?;
+        // Options whose opening is settled by chance are checked per game.
+        let mut any_deal = StdRng::seed_from_u64(0);
+        T::new_game(&T::settle(parsed.clone(), &mut any_deal)?, ctx)?;
+        Ok(parsed)
+    }
     Ok(match game {
-        GameKind::Pig => Opening::Pig(pig::PigMatch::parse_options(options, ctx)?),
-        GameKind::Tictactoe => Opening::TicTacToe(TicTacToeMatch::new_game(
-            &TicTacToeMatch::parse_options(options, ctx)?,
-            ctx,
-        )?),
-        GameKind::Ishitori => Opening::Ishitori(IshitoriMatch::new_game(
-            &IshitoriMatch::parse_options(options, ctx)?,
-            ctx,
-        )?),
-        GameKind::NumberSquare => Opening::NumberSquare(number_square_opening(options, ctx)?),
-        GameKind::NineSquare => {
-            nine_square::NineSquareMatch::parse_options(options, ctx)?;
-            Opening::NineSquare
-        }
-        GameKind::ConnectFour => Opening::ConnectFour(ConnectFourMatch::new_game(
-            &ConnectFourMatch::parse_options(options, ctx)?,
-            ctx,
-        )?),
+        GameKind::Pig => Opening::Pig(read::<PigMatch>(options, ctx)?),
+        GameKind::Tictactoe => Opening::TicTacToe(read::<TicTacToeMatch>(options, ctx)?),
+        GameKind::Ishitori => Opening::Ishitori(read::<IshitoriMatch>(options, ctx)?),
+        GameKind::NumberSquare => Opening::NumberSquare(read::<NumberSquareMatch>(options, ctx)?),
+        GameKind::NineSquare => Opening::NineSquare(read::<NineSquareMatch>(options, ctx)?),
+        GameKind::ConnectFour => Opening::ConnectFour(read::<ConnectFourMatch>(options, ctx)?),
     })
 }
 
-/// `size` (default 8) or `board`, read by the match adapter.
-fn number_square_opening(options: Option<&Value>, ctx: &AiContext) -> Result<NumberSquareOpening, MatchError> {
-    Ok(match number_square::NumberSquareMatch::parse_options(options, ctx)? {
-        number_square::Deal::Shuffled(size) => NumberSquareOpening::Dealt(size),
-        number_square::Deal::Given(rows) => NumberSquareOpening::Board(
-            NumberSquareBoard::from_rows(&rows).map_err(|e| MatchError::Options(e.to_string()))?,
-        ),
-    })
+/// Pig: the rules the options name.
+pub(crate) fn pig_rules(opening: &Opening) -> Option<PigRules> {
+    match opening {
+        Opening::Pig(rules) => Some(*rules),
+        _ => None,
+    }
 }
 
 /// Pig: rolling and holding on the levels' scale, in that order.
 pub fn pig_level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2] {
     pig::level_values(table, i, j, k)
-}
-
-/// Number Square: the tile the AI takes.
-pub fn number_square_tile(
-    board: &NumberSquareBoard,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-) -> Result<Tile, MatchError> {
-    number_square::ai_move(board, ai, ctx, rng)
-}
-
-/// Nine Square: the turn's placements, in order.
-pub fn nine_square_placements(
-    position: &NineSquarePosition,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-) -> Vec<Coord> {
-    nine_square::ai_placements(position, ai, ctx, rng)
-}
-
-/// A two-player game without dice: the move the match AI plays.
-pub(crate) fn turn_move<T: TurnGame>(
-    game: &T::Game,
-    ai: &AiSpec,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-) -> Result<<T::Game as Game>::Move, MatchError> {
-    turns::ai_move::<T>(game, ai, ctx, rng)
 }

@@ -1,6 +1,7 @@
 //! Tic-tac-toe (m,n,k) matches. X moves first: the person plays X unless
 //! the AI goes first. State: `{"board": [row strings], "human_plays"}`.
 
+use rand::RngCore;
 use serde_json::{json, Value};
 
 use crate::games::game::Seat;
@@ -132,22 +133,32 @@ impl TurnGame for TicTacToeMatch {
         json!({"row": row, "col": col})
     }
 
-    fn ai_choice(game: &TicTacToe, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<usize>, MatchError> {
-        let position = game
-            .position()
-            .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;
-        let limits = SearchLimits::within(ctx.limits.tictactoe_time).with_max_nodes(ctx.limits.tictactoe_nodes);
-        let analysis = ctx.tictactoe.analyse(&position, &limits);
-        Ok(Choice {
-            best: analysis.best_move,
-            candidates: analysis
-                .moves
-                .iter()
-                .map(|m| Candidate {
-                    mv: m.index,
-                    value: move_value(m),
-                })
-                .collect(),
-        })
+    fn ai_turn(
+        game: &TicTacToe,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<usize>, MatchError> {
+        Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
+}
+
+/// How the AI sees the position: its best move and each move's value.
+fn ai_choice(game: &TicTacToe, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<usize>, MatchError> {
+    let position = game
+        .position()
+        .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;
+    let limits = SearchLimits::within(ctx.limits.tictactoe_time).with_max_nodes(ctx.limits.tictactoe_nodes);
+    let analysis = ctx.tictactoe.analyse(&position, &limits);
+    Ok(Choice {
+        best: analysis.best_move,
+        candidates: analysis
+            .moves
+            .iter()
+            .map(|m| Candidate {
+                mv: m.index,
+                value: move_value(m),
+            })
+            .collect(),
+    })
 }

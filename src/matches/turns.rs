@@ -54,25 +54,46 @@ pub(crate) trait TurnGame {
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
     /// The options with every default filled in.
     fn options_json(options: &Self::Options) -> Value;
+    /// What the options leave to chance, settled before the game starts
+    /// (see [`MatchGame::settle`]); most games have nothing to settle.
+    fn settle(options: Self::Options, _rng: &mut dyn RngCore) -> Result<Self::Options, MatchError> {
+        Ok(options)
+    }
     /// The opening position (refusing one the AI could not play).
     fn new_game(options: &Self::Options, ctx: &AiContext) -> Result<Self::Game, MatchError>;
     /// The API's `state` object; `human` is the person's seat.
     fn state_json(game: &Self::Game, human: Seat) -> Value;
     /// A stored state back into the game and the person's seat.
     fn parse_state(options: &Self::Options, state: &Value) -> Result<(Self::Game, Seat), MatchError>;
-    /// The person's `move` object, checked against the rules.
+    /// One move in the move format (the format of `legal_moves`), checked
+    /// against the rules.
     fn parse_move(game: &Self::Game, mv: &Value) -> Result<<Self::Game as Game>::Move, MatchError>;
     fn move_json(game: &Self::Game, mv: <Self::Game as Game>::Move) -> Value;
-    /// How the AI sees the position (its turn, the game not over); `ai`
-    /// lets a game skip valuing every move when only the best is played.
-    fn ai_choice(
+    /// The person's `move` object: the moves they play in a row. One for
+    /// most games; a Nine Square turn places several marks.
+    fn parse_turn(game: &Self::Game, mv: &Value) -> Result<Vec<<Self::Game as Game>::Move>, MatchError> {
+        Ok(vec![Self::parse_move(game, mv)?])
+    }
+    /// The history's `move` object for the moves one actor played in a row
+    /// from `game` (the inverse of [`TurnGame::parse_turn`]).
+    fn turn_json(game: &Self::Game, moves: &[<Self::Game as Game>::Move]) -> Value {
+        match moves {
+            [mv] => Self::move_json(game, *mv),
+            _ => Value::Array(moves.iter().map(|&mv| Self::move_json(game, mv)).collect()),
+        }
+    }
+    /// The moves the AI plays in a row at its turn (the game not over), at
+    /// `ai`'s level; most games play one, chosen from their
+    /// [`Choice`] with [`Choice::pick`].
+    fn ai_turn(
         game: &Self::Game,
         ai: &AiSpec,
         ctx: &AiContext,
-    ) -> Result<Choice<<Self::Game as Game>::Move>, MatchError>;
-    /// Why a game with this outcome ended: for the line games a win is a
-    /// line and a draw a full board.
-    fn end_reason(outcome: GameOutcome) -> EndReason {
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<<Self::Game as Game>::Move>, MatchError>;
+    /// Why `game` ended with `outcome`: for the line games a win is a line
+    /// and a draw a full board.
+    fn end_reason(_game: &Self::Game, outcome: GameOutcome) -> EndReason {
         match outcome {
             GameOutcome::Won(_) => EndReason::Line,
             GameOutcome::Draw => EndReason::BoardFull,
@@ -102,23 +123,38 @@ pub(crate) fn result_for<T: TurnGame>(game: &T::Game, human: Seat) -> Option<Mat
     };
     Some(MatchResult {
         scores: T::scores(game, human),
-        ..MatchResult::new(winner, T::end_reason(outcome))
+        ..MatchResult::new(winner, T::end_reason(game, outcome))
     })
 }
 
-/// The move the AI plays at its level in `game` (its turn).
-pub(crate) fn ai_move<T: TurnGame>(
+/// The moves the AI plays at its level in `game` (its turn), each checked
+/// against the rules as it is played.
+pub(crate) fn ai_moves<T: TurnGame>(
     game: &T::Game,
     ai: &AiSpec,
     ctx: &AiContext,
     rng: &mut dyn RngCore,
-) -> Result<<T::Game as Game>::Move, MatchError> {
-    let mv = T::ai_choice(game, ai, ctx)?.pick(ai, rng);
-    if game.legal_moves().contains(&mv) {
-        Ok(mv)
-    } else {
-        Err(MatchError::Internal(format!("the AI chose an illegal move: {mv:?}")))
+) -> Result<Vec<<T::Game as Game>::Move>, MatchError> {
+    let moves = T::ai_turn(game, ai, ctx, rng)?;
+    check_in_a_row(game, &moves).map_err(|e| MatchError::Internal(format!("the AI {e}")))?;
+    Ok(moves)
+}
+
+/// Checks that one player may play `moves` in a row from `game`: at least
+/// one, each legal when it is played, all in the same player's turn.
+pub(crate) fn check_in_a_row<G: Game>(game: &G, moves: &[G::Move]) -> Result<(), String> {
+    let mut after = game.clone();
+    let turn = after.turn();
+    if moves.is_empty() || !matches!(turn, Turn::Player(_)) {
+        return Err("chose no move".to_string());
     }
+    for &mv in moves {
+        if after.turn() != turn || !after.legal_moves().contains(&mv) {
+            return Err(format!("chose an illegal move: {mv:?}"));
+        }
+        after.play(mv);
+    }
+    Ok(())
 }
 
 impl<T: TurnGame> Turns<T> {
@@ -135,9 +171,11 @@ impl<T: TurnGame> Turns<T> {
         loop {
             match game.turn() {
                 Turn::Player(seat) if seat != human => {
-                    let mv = ai_move::<T>(&game, ai, ctx, rng)?;
-                    log.ai(T::move_json(&game, mv));
-                    game.play(mv);
+                    let moves = ai_moves::<T>(&game, ai, ctx, rng)?;
+                    log.ai(T::turn_json(&game, &moves));
+                    for mv in moves {
+                        game.play(mv);
+                    }
                 }
                 Turn::Player(_) | Turn::Over => break,
                 Turn::Chance => {
@@ -172,6 +210,10 @@ impl<T: TurnGame> MatchGame for Turns<T> {
         T::options_json(options)
     }
 
+    fn settle(options: T::Options, rng: &mut dyn RngCore) -> Result<T::Options, MatchError> {
+        T::settle(options, rng)
+    }
+
     fn start(
         options: &T::Options,
         ai: &AiSpec,
@@ -198,9 +240,17 @@ impl<T: TurnGame> MatchGame for Turns<T> {
         if game.turn() != Turn::Player(human) {
             return Err(MatchError::Corrupt("state: it is not the person's turn".to_string()));
         }
-        let mv = T::parse_move(&game, mv)?;
-        log.human(T::move_json(&game, mv));
-        game.play(mv);
+        let moves = T::parse_turn(&game, mv)?;
+        log.human(T::turn_json(&game, &moves));
+        for mv in moves {
+            if game.turn() != Turn::Player(human) || !game.legal_moves().contains(&mv) {
+                return Err(MatchError::IllegalMove(format!(
+                    "{} is not a legal move here",
+                    T::move_json(&game, mv)
+                )));
+            }
+            game.play(mv);
+        }
         Self::answer(game, human, ai, ctx, rng, log)
     }
 }
