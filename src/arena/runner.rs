@@ -12,11 +12,8 @@ use rand::SeedableRng;
 use serde_json::Value;
 
 use crate::games::game::{Game, GameOutcome as Ending, Turn};
-use crate::matches::players::{
-    self, ai_moves, check_in_a_row, ConnectFourMatch, IshitoriMatch, NineSquareMatch, NumberSquareMatch, Opening,
-    PigMatch, TicTacToeMatch,
-};
-use crate::matches::{AiContext, AiSpec, GameKind, MatchLimits};
+use crate::matches::players::{self, ai_moves, check_in_a_row, PigMatch, TurnGame};
+use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits};
 use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::limits::SearchLimits;
@@ -79,7 +76,8 @@ pub struct ArenaSpec<'a> {
 /// A validated run, ready to play.
 pub struct Arena {
     game: GameKind,
-    opening: Opening,
+    /// As the request gave them (checked in [`Arena::new`]).
+    options: Option<Value>,
     a: Strategy,
     b: Strategy,
     budget: Budget,
@@ -132,9 +130,9 @@ impl Arena {
         let game: GameKind = spec.game.parse()?;
         let a = Strategy::parse(game, "a", spec.a)?;
         let b = Strategy::parse(game, "b", spec.b)?;
-        let mut arena = Arena {
+        let arena = Arena {
             game,
-            opening: Opening::NineSquare(()),
+            options: spec.options.cloned(),
             a,
             b,
             budget,
@@ -145,7 +143,7 @@ impl Arena {
             connect_four: ConnectFourSolver::new(MEMO_CAPACITY),
         };
         let limits = SearchLimits::within(Duration::from_secs(1));
-        arena.opening = players::opening(game, spec.options, &arena.context(&limits))?;
+        with_game!(game, T => players::check_options::<T>(spec.options, &arena.context(&limits)))?;
         Ok(arena)
     }
 
@@ -185,7 +183,11 @@ impl Arena {
     }
 
     fn pig_policies(&self) -> Result<[PigPolicy; 2], ArenaError> {
-        let rules = players::pig_rules(&self.opening).ok_or(ArenaError::ExactNotPig(self.game.as_str()))?;
+        if self.game != GameKind::Pig {
+            return Err(ArenaError::ExactNotPig(self.game.as_str()));
+        }
+        let limits = SearchLimits::within(Duration::from_secs(1));
+        let rules = PigMatch::parse_options(self.options.as_ref(), &self.context(&limits))?;
         let table = self.pig_tables.get_blocking(rules);
         Ok([
             PigPolicy::new(self.a, Arc::clone(&table))?,
@@ -209,6 +211,20 @@ impl Arena {
         limits: &SearchLimits,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Tally, ArenaError> {
+        with_game!(self.game, T => self.run_as::<T>(games, seed, limits, progress))
+    }
+
+    fn run_as<T: ArenaGame>(
+        &self,
+        games: u64,
+        seed: u64,
+        limits: &SearchLimits,
+        progress: &mut dyn FnMut(u64),
+    ) -> Result<Tally, ArenaError>
+    where
+        T::Options: Clone,
+    {
+        let options = T::parse_options(self.options.as_ref(), &self.context(limits))?;
         let [pig_a, pig_b] = match self.game {
             GameKind::Pig => self.pig_policies()?.map(Some),
             _ => [None, None],
@@ -243,14 +259,7 @@ impl Arena {
                 limits,
                 check: &check,
             };
-            let first_margin = match &self.opening {
-                Opening::Pig(options) => self.play::<PigMatch>(options, game)?,
-                Opening::TicTacToe(options) => self.play::<TicTacToeMatch>(options, game)?,
-                Opening::Ishitori(options) => self.play::<IshitoriMatch>(options, game)?,
-                Opening::NumberSquare(options) => self.play::<NumberSquareMatch>(options, game)?,
-                Opening::NineSquare(options) => self.play::<NineSquareMatch>(options, game)?,
-                Opening::ConnectFour(options) => self.play::<ConnectFourMatch>(options, game)?,
-            };
+            let first_margin = self.play::<T>(&options, game)?;
             tally.add(GameOutcome {
                 a_moved_first: a_first,
                 margin: if a_first { first_margin } else { -first_margin },
@@ -332,7 +341,7 @@ impl Arena {
 
     /// The report of a run (and of the exact evaluation, when there is one).
     pub fn report(&self, seed: u64, tally: &Tally, exact: Option<ExactPig>) -> Report {
-        let scores = matches!(self.game, GameKind::Pig | GameKind::NumberSquare | GameKind::NineSquare);
+        let scores = with_game!(self.game, T => T::KEEPS_SCORE);
         Report {
             game: self.game.as_str(),
             games: tally.games(),

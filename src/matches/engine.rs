@@ -11,12 +11,10 @@
 //! The history is returned, not kept: each call hands back the entries it
 //! added, numbered on from [`Match::ply`]; the store adds their time.
 //!
-//! Every game is an adapter implementing [`MatchGame`]. Games whose match
-//! move is one `Game` move (all but Nine Square and Number Square today)
-//! implement the smaller `turns::TurnGame` instead (their options, state
-//! and move JSON, how the AI values moves, and their dice) and get the rest
-//! from the `Game` trait; a new game is that adapter, a `GameKind` name and
-//! one arm in each dispatch below.
+//! Every game is played through the `Game` trait; its match adapter (a
+//! `turns::TurnGame`) says only what is its own: its options, the JSON of
+//! its state and moves, how its AI chooses, its dice. A new game is that
+//! adapter, a `GameKind` name and one arm in [`with_game`].
 
 use std::borrow::Cow;
 use std::fmt;
@@ -35,8 +33,41 @@ use crate::tables::cache::PigTables;
 
 use super::json::{field_error, Obj};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
-use super::turns::Turns;
-use super::{connect_four, ishitori, nine_square, number_square, pig, tictactoe};
+use super::turns::{self, TurnGame};
+
+/// Runs `$body` with `$T` the match adapter (a `turns::TurnGame`) of the
+/// game `$kind`: the one place that maps a game's name to its code.
+macro_rules! with_game {
+    ($kind:expr, $T:ident => $body:expr) => {
+        match $kind {
+            $crate::matches::GameKind::Pig => {
+                type $T = $crate::matches::players::PigMatch;
+                $body
+            }
+            $crate::matches::GameKind::Tictactoe => {
+                type $T = $crate::matches::players::TicTacToeMatch;
+                $body
+            }
+            $crate::matches::GameKind::Ishitori => {
+                type $T = $crate::matches::players::IshitoriMatch;
+                $body
+            }
+            $crate::matches::GameKind::NumberSquare => {
+                type $T = $crate::matches::players::NumberSquareMatch;
+                $body
+            }
+            $crate::matches::GameKind::NineSquare => {
+                type $T = $crate::matches::players::NineSquareMatch;
+                $body
+            }
+            $crate::matches::GameKind::ConnectFour => {
+                type $T = $crate::matches::players::ConnectFourMatch;
+                $body
+            }
+        }
+    };
+}
+pub(crate) use with_game;
 
 /// Why a match could not be created or a move not applied. Every variant
 /// but [`MatchError::Corrupt`] and [`MatchError::Internal`] is the client's
@@ -422,70 +453,6 @@ impl Log {
     }
 }
 
-/// One game's part in a match. The state a match stores between requests
-/// is the API's `state` object: a match in progress always waits for the
-/// person, so that object (with the options) says everything.
-pub(crate) trait MatchGame {
-    type Options;
-
-    /// Validates the request's options (absent: all defaults).
-    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
-    /// The options with every default filled in.
-    fn options_json(options: &Self::Options) -> Value;
-    /// Settles what the options leave to chance before the game starts
-    /// (Number Square deals its board), so that the stored options say
-    /// everything a replay of the history needs. Most games have nothing
-    /// to settle.
-    fn settle(options: Self::Options, _rng: &mut dyn RngCore) -> Result<Self::Options, MatchError> {
-        Ok(options)
-    }
-    /// The opening state; the AI and the dice play until the person is to move.
-    fn start(
-        options: &Self::Options,
-        ai: &AiSpec,
-        ai_first: bool,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError>;
-    /// Applies the person's move to the stored state (refusing an illegal
-    /// one), then lets the AI and the dice answer.
-    fn play(
-        options: &Self::Options,
-        state: &Value,
-        mv: &Value,
-        ai: &AiSpec,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError>;
-}
-
-fn start_with<G: MatchGame>(
-    request: &NewMatch,
-    ai: &AiSpec,
-    ai_first: bool,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-    log: &mut Log,
-) -> Result<(Value, Progress), MatchError> {
-    let options = G::settle(G::parse_options(request.options.as_ref(), ctx)?, rng)?;
-    let progress = G::start(&options, ai, ai_first, ctx, rng, log)?;
-    Ok((G::options_json(&options), progress))
-}
-
-fn play_with<G: MatchGame>(
-    stored: &Match,
-    mv: &Value,
-    ctx: &AiContext,
-    rng: &mut dyn RngCore,
-    log: &mut Log,
-) -> Result<Progress, MatchError> {
-    let options =
-        G::parse_options(Some(&stored.options), ctx).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
-    G::play(&options, &stored.state, mv, &stored.ai, ctx, rng, log)
-}
-
 /// A state that fails to parse is the store's fault, not the client's.
 pub(crate) fn corrupt(error: MatchError) -> MatchError {
     match error {
@@ -508,24 +475,7 @@ impl Match {
         let ai = AiSpec::parse(request.ai.as_ref())?;
         let ai_first = request.ai_first.unwrap_or(false);
         let mut log = Log::new(0);
-        let (options, progress) = match game {
-            GameKind::Pig => start_with::<Turns<pig::PigMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?,
-            GameKind::Tictactoe => {
-                start_with::<Turns<tictactoe::TicTacToeMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
-            }
-            GameKind::Ishitori => {
-                start_with::<Turns<ishitori::IshitoriMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
-            }
-            GameKind::NineSquare => {
-                start_with::<Turns<nine_square::NineSquareMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
-            }
-            GameKind::NumberSquare => {
-                start_with::<Turns<number_square::NumberSquareMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
-            }
-            GameKind::ConnectFour => {
-                start_with::<Turns<connect_four::ConnectFourMatch>>(request, &ai, ai_first, ctx, rng, &mut log)?
-            }
-        };
+        let (options, progress) = with_game!(game, T => turns::start::<T>(request, &ai, ai_first, ctx, rng, &mut log)?);
         let m = Match {
             game,
             options,
@@ -558,16 +508,7 @@ impl Match {
             return Err(MatchError::Finished);
         }
         let mut log = Log::new(self.ply);
-        let progress = match self.game {
-            GameKind::Pig => play_with::<Turns<pig::PigMatch>>(self, mv, ctx, rng, &mut log)?,
-            GameKind::Tictactoe => play_with::<Turns<tictactoe::TicTacToeMatch>>(self, mv, ctx, rng, &mut log)?,
-            GameKind::Ishitori => play_with::<Turns<ishitori::IshitoriMatch>>(self, mv, ctx, rng, &mut log)?,
-            GameKind::NineSquare => play_with::<Turns<nine_square::NineSquareMatch>>(self, mv, ctx, rng, &mut log)?,
-            GameKind::NumberSquare => {
-                play_with::<Turns<number_square::NumberSquareMatch>>(self, mv, ctx, rng, &mut log)?
-            }
-            GameKind::ConnectFour => play_with::<Turns<connect_four::ConnectFourMatch>>(self, mv, ctx, rng, &mut log)?,
-        };
+        let progress = with_game!(self.game, T => turns::play::<T>(self, mv, ctx, rng, &mut log)?);
         self.status = if progress.result.is_some() {
             Status::Finished
         } else {
@@ -593,10 +534,7 @@ impl Match {
     /// What the API shows of a stored object: Ishitori's heaps also as
     /// decimal strings; every other game's as stored.
     fn shown<'a>(&self, value: &'a Value) -> Cow<'a, Value> {
-        match self.game {
-            GameKind::Ishitori => Cow::Owned(ishitori::with_decimal_twins(value)),
-            _ => Cow::Borrowed(value),
-        }
+        with_game!(self.game, T => T::shown(value))
     }
 
     pub fn to_value(&self) -> Value {

@@ -3,6 +3,8 @@
 //! defaults to 0).
 
 use rand::RngCore;
+use std::borrow::Cow;
+
 use serde_json::{json, Value};
 
 use crate::games::game::{GameOutcome, Seat};
@@ -142,6 +144,12 @@ pub(crate) fn with_decimal_twins(value: &Value) -> Value {
 impl TurnGame for IshitoriMatch {
     type Game = Ishitori;
     type Options = Rules;
+
+    /// Heaps beyond 2^53 lose digits in JavaScript's numbers: each heap
+    /// count is also shown as a decimal string.
+    fn shown(stored: &Value) -> Cow<'_, Value> {
+        Cow::Owned(with_decimal_twins(stored))
+    }
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Rules, MatchError> {
         let obj = Obj::new(raw, "options", true)?;

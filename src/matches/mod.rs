@@ -3,7 +3,7 @@
 //! [`engine`] is a match's life without storage or HTTP: create one from
 //! the request, apply the person's moves, let the AI and the dice answer.
 //! [`levels`] is how an AI below level 10 makes its mistakes. Each game's
-//! adapter (an implementation of `engine::MatchGame`) lives in its own file.
+//! adapter (an implementation of `turns::TurnGame`) lives in its own file.
 
 pub mod engine;
 pub mod levels;
@@ -18,6 +18,7 @@ mod pig;
 mod tictactoe;
 mod turns;
 
+pub(crate) use engine::with_game;
 pub use engine::{
     Actor, AiContext, AiSpec, EndReason, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch,
     Scores, Status, Winner,

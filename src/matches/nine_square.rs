@@ -105,6 +105,7 @@ fn parse_placements(mv: &Value) -> Result<Vec<(i64, i64)>, MatchError> {
 impl TurnGame for NineSquareMatch {
     type Game = Game;
     type Options = ();
+    const KEEPS_SCORE: bool = true;
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<(), MatchError> {
         let obj = Obj::new(raw, "options", true)?;

@@ -65,6 +65,7 @@ fn tile_json(tile: Tile) -> Value {
 impl TurnGame for NumberSquareMatch {
     type Game = NumberSquare;
     type Options = Deal;
+    const KEEPS_SCORE: bool = true;
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Deal, MatchError> {
         let obj = Obj::new(raw, "options", true)?;

@@ -31,6 +31,7 @@ pub(crate) fn level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2]
 impl TurnGame for PigMatch {
     type Game = PigGame;
     type Options = PigRules;
+    const KEEPS_SCORE: bool = true;
 
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<PigRules, MatchError> {
         let obj = Obj::new(raw, "options", true)?;

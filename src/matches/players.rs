@@ -8,10 +8,9 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde_json::Value;
 
-use crate::games::pig::PigRules;
 use crate::solve::pig::PigTable;
 
-use super::engine::{AiContext, GameKind, MatchError};
+use super::engine::{AiContext, MatchError};
 use super::pig;
 
 pub(crate) use super::connect_four::ConnectFourMatch;
@@ -22,47 +21,13 @@ pub(crate) use super::pig::PigMatch;
 pub(crate) use super::tictactoe::TicTacToeMatch;
 pub(crate) use super::turns::{ai_moves, check_in_a_row, TurnGame};
 
-/// A game's options as a match reads them: where every game of a series
-/// starts (what they leave to chance is settled per game).
-#[derive(Clone, Debug)]
-pub(crate) enum Opening {
-    Pig(<PigMatch as TurnGame>::Options),
-    TicTacToe(<TicTacToeMatch as TurnGame>::Options),
-    Ishitori(<IshitoriMatch as TurnGame>::Options),
-    NumberSquare(<NumberSquareMatch as TurnGame>::Options),
-    NineSquare(<NineSquareMatch as TurnGame>::Options),
-    ConnectFour(<ConnectFourMatch as TurnGame>::Options),
-}
-
-/// Reads `options` as `POST /matches` does for `game`, and checks that a
-/// game can start from them.
-pub(crate) fn opening(game: GameKind, options: Option<&Value>, ctx: &AiContext) -> Result<Opening, MatchError> {
-    fn read<T: TurnGame>(options: Option<&Value>, ctx: &AiContext) -> Result<T::Options, MatchError>
-    where
-        T::Options: Clone,
-    {
-        let parsed = T::parse_options(options, ctx)?;
-        // Options whose opening is settled by chance are checked per game.
-        let mut any_deal = StdRng::seed_from_u64(0);
-        T::new_game(&T::settle(parsed.clone(), &mut any_deal)?, ctx)?;
-        Ok(parsed)
-    }
-    Ok(match game {
-        GameKind::Pig => Opening::Pig(read::<PigMatch>(options, ctx)?),
-        GameKind::Tictactoe => Opening::TicTacToe(read::<TicTacToeMatch>(options, ctx)?),
-        GameKind::Ishitori => Opening::Ishitori(read::<IshitoriMatch>(options, ctx)?),
-        GameKind::NumberSquare => Opening::NumberSquare(read::<NumberSquareMatch>(options, ctx)?),
-        GameKind::NineSquare => Opening::NineSquare(read::<NineSquareMatch>(options, ctx)?),
-        GameKind::ConnectFour => Opening::ConnectFour(read::<ConnectFourMatch>(options, ctx)?),
-    })
-}
-
-/// Pig: the rules the options name.
-pub(crate) fn pig_rules(opening: &Opening) -> Option<PigRules> {
-    match opening {
-        Opening::Pig(rules) => Some(*rules),
-        _ => None,
-    }
+/// Reads `options` as `POST /matches` does for `T`, and checks that a game
+/// can start from them (whatever a game settles by chance, it can settle).
+pub(crate) fn check_options<T: TurnGame>(options: Option<&Value>, ctx: &AiContext) -> Result<(), MatchError> {
+    let parsed = T::parse_options(options, ctx)?;
+    let mut any_deal = StdRng::seed_from_u64(0);
+    T::new_game(&T::settle(parsed, &mut any_deal)?, ctx)?;
+    Ok(())
 }
 
 /// Pig: rolling and holding on the levels' scale, in that order.

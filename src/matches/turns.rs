@@ -2,9 +2,9 @@
 //! person's move, then the AI's and the dice's until the person is to move
 //! again or the game is over. A game supplies only what is its own (see
 //! [`TurnGame`]): its options, the JSON of its state and moves, and how its
-//! AI values the moves; [`Turns`] turns that into a [`MatchGame`].
+//! AI values the moves; [`start`] and [`play`] do the rest.
 
-use std::marker::PhantomData;
+use std::borrow::Cow;
 
 use rand::RngCore;
 use serde_json::Value;
@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::games::game::{Game, GameOutcome, Seat, Turn};
 
 use super::engine::{
-    corrupt, AiContext, AiSpec, EndReason, Log, MatchError, MatchGame, MatchResult, Progress, Scores, Winner,
+    corrupt, AiContext, AiSpec, EndReason, Log, Match, MatchError, MatchResult, NewMatch, Progress, Scores, Winner,
 };
 use super::levels;
 
@@ -48,14 +48,18 @@ impl<M: Copy> Choice<M> {
 /// has them, roll through [`TurnGame::roll`]).
 pub(crate) trait TurnGame {
     type Game: Game;
-    type Options;
+    type Options: Clone;
+    /// True for games that keep score (their results carry `scores`).
+    const KEEPS_SCORE: bool = false;
 
     /// Validates the request's options (absent: all defaults).
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
     /// The options with every default filled in.
     fn options_json(options: &Self::Options) -> Value;
     /// What the options leave to chance, settled before the game starts
-    /// (see [`MatchGame::settle`]); most games have nothing to settle.
+    /// (Number Square deals its board), so that the stored options say
+    /// everything a replay of the history needs; most games have nothing
+    /// to settle.
     fn settle(options: Self::Options, _rng: &mut dyn RngCore) -> Result<Self::Options, MatchError> {
         Ok(options)
     }
@@ -99,7 +103,13 @@ pub(crate) trait TurnGame {
             GameOutcome::Draw => EndReason::BoardFull,
         }
     }
-    /// The final scores of the person and the AI, for games that keep score.
+    /// What the API shows of a stored options or state object; most games
+    /// show it as stored.
+    fn shown(stored: &Value) -> Cow<'_, Value> {
+        Cow::Borrowed(stored)
+    }
+    /// The final scores of the person and the AI, for games that keep score
+    /// (see [`TurnGame::KEEPS_SCORE`]).
     fn scores(_game: &Self::Game, _human: Seat) -> Option<Scores> {
         None
     }
@@ -109,9 +119,6 @@ pub(crate) trait TurnGame {
         None
     }
 }
-
-/// The [`MatchGame`] of a [`TurnGame`].
-pub(crate) struct Turns<T>(PhantomData<T>);
 
 /// The match's result once the game is over (None while it goes on).
 pub(crate) fn result_for<T: TurnGame>(game: &T::Game, human: Seat) -> Option<MatchResult> {
@@ -157,100 +164,88 @@ pub(crate) fn check_in_a_row<G: Game>(game: &G, moves: &[G::Move]) -> Result<(),
     Ok(())
 }
 
-impl<T: TurnGame> Turns<T> {
-    /// The AI moves and the dice roll while it is their turn; then the match
-    /// is over or the person's again.
-    fn answer(
-        mut game: T::Game,
-        human: Seat,
-        ai: &AiSpec,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        loop {
-            match game.turn() {
-                Turn::Player(seat) if seat != human => {
-                    let moves = ai_moves::<T>(&game, ai, ctx, rng)?;
-                    log.ai(T::turn_json(&game, &moves));
-                    for mv in moves {
-                        game.play(mv);
-                    }
-                }
-                Turn::Player(_) | Turn::Over => break,
-                Turn::Chance => {
-                    let (outcome, face) = T::roll(&game, rng)
-                        .ok_or_else(|| MatchError::Internal("a chance turn in a game without dice".to_string()))?;
-                    log.dice(face);
-                    game.play(outcome);
+/// The AI moves and the dice roll while it is their turn; then the match
+/// is over or the person's again.
+fn answer<T: TurnGame>(
+    mut game: T::Game,
+    human: Seat,
+    ai: &AiSpec,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+    log: &mut Log,
+) -> Result<Progress, MatchError> {
+    loop {
+        match game.turn() {
+            Turn::Player(seat) if seat != human => {
+                let moves = ai_moves::<T>(&game, ai, ctx, rng)?;
+                log.ai(T::turn_json(&game, &moves));
+                for mv in moves {
+                    game.play(mv);
                 }
             }
+            Turn::Player(_) | Turn::Over => break,
+            Turn::Chance => {
+                let (outcome, face) = T::roll(&game, rng)
+                    .ok_or_else(|| MatchError::Internal("a chance turn in a game without dice".to_string()))?;
+                log.dice(face);
+                game.play(outcome);
+            }
         }
-        let legal_moves = game
-            .legal_moves()
-            .into_iter()
-            .map(|mv| T::move_json(&game, mv))
-            .collect();
-        Ok(Progress {
-            state: T::state_json(&game, human),
-            legal_moves,
-            result: result_for::<T>(&game, human),
-        })
     }
+    let legal_moves = game
+        .legal_moves()
+        .into_iter()
+        .map(|mv| T::move_json(&game, mv))
+        .collect();
+    Ok(Progress {
+        state: T::state_json(&game, human),
+        legal_moves,
+        result: result_for::<T>(&game, human),
+    })
 }
 
-impl<T: TurnGame> MatchGame for Turns<T> {
-    type Options = T::Options;
+/// A new match of `T`: its options read and settled, then the AI and the
+/// dice play until the person is to move. Returns the options as stored.
+pub(crate) fn start<T: TurnGame>(
+    request: &NewMatch,
+    ai: &AiSpec,
+    ai_first: bool,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+    log: &mut Log,
+) -> Result<(Value, Progress), MatchError> {
+    let options = T::settle(T::parse_options(request.options.as_ref(), ctx)?, rng)?;
+    let game = T::new_game(&options, ctx)?;
+    let human = Seat::from(ai_first);
+    Ok((T::options_json(&options), answer::<T>(game, human, ai, ctx, rng, log)?))
+}
 
-    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<T::Options, MatchError> {
-        T::parse_options(raw, ctx)
+/// The person's move in a stored match of `T` (refused if illegal), then
+/// the AI's and the dice's answers.
+pub(crate) fn play<T: TurnGame>(
+    stored: &Match,
+    mv: &Value,
+    ctx: &AiContext,
+    rng: &mut dyn RngCore,
+    log: &mut Log,
+) -> Result<Progress, MatchError> {
+    let options =
+        T::parse_options(Some(&stored.options), ctx).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
+    let ai = &stored.ai;
+    let (mut game, human) = T::parse_state(&options, &stored.state).map_err(corrupt)?;
+    if game.turn() != Turn::Player(human) {
+        return Err(MatchError::Corrupt("state: it is not the person's turn".to_string()));
     }
-
-    fn options_json(options: &T::Options) -> Value {
-        T::options_json(options)
-    }
-
-    fn settle(options: T::Options, rng: &mut dyn RngCore) -> Result<T::Options, MatchError> {
-        T::settle(options, rng)
-    }
-
-    fn start(
-        options: &T::Options,
-        ai: &AiSpec,
-        ai_first: bool,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let game = T::new_game(options, ctx)?;
-        let human = Seat::from(ai_first);
-        Self::answer(game, human, ai, ctx, rng, log)
-    }
-
-    fn play(
-        options: &T::Options,
-        state: &Value,
-        mv: &Value,
-        ai: &AiSpec,
-        ctx: &AiContext,
-        rng: &mut dyn RngCore,
-        log: &mut Log,
-    ) -> Result<Progress, MatchError> {
-        let (mut game, human) = T::parse_state(options, state).map_err(corrupt)?;
-        if game.turn() != Turn::Player(human) {
-            return Err(MatchError::Corrupt("state: it is not the person's turn".to_string()));
+    let moves = T::parse_turn(&game, mv)?;
+    log.human(T::turn_json(&game, &moves));
+    for mv in moves {
+        if game.turn() != Turn::Player(human) || !game.legal_moves().contains(&mv) {
+            return Err(MatchError::IllegalMove(format!(
+                "{} is not a legal move here",
+                T::move_json(&game, mv)
+            )));
         }
-        let moves = T::parse_turn(&game, mv)?;
-        log.human(T::turn_json(&game, &moves));
-        for mv in moves {
-            if game.turn() != Turn::Player(human) || !game.legal_moves().contains(&mv) {
-                return Err(MatchError::IllegalMove(format!(
-                    "{} is not a legal move here",
-                    T::move_json(&game, mv)
-                )));
-            }
-            game.play(mv);
-        }
-        Self::answer(game, human, ai, ctx, rng, log)
+        game.play(mv);
     }
+    answer::<T>(game, human, ai, ctx, rng, log)
 }
