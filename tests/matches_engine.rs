@@ -11,7 +11,9 @@ use kibitz::games::connect_four::{ConnectFour, Shape};
 use kibitz::games::game::{Game, GameOutcome};
 use kibitz::games::number_square::{Board as NsBoard, Tile};
 use kibitz::games::tictactoe::{GameResult, Position, TicTacToeError};
-use kibitz::matches::{Actor, AiContext, HistoryEntry, Match, MatchError, MatchLimits, NewMatch, Status, Winner};
+use kibitz::matches::{
+    Actor, AiContext, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MoveBudget, NewMatch, Status, Winner,
+};
 use kibitz::solve::connect_four::ConnectFourSolver;
 use kibitz::solve::ishitori::SubtractionSolver;
 use kibitz::solve::number_square::NumberSquareSolver;
@@ -49,6 +51,14 @@ fn solvers() -> &'static Solvers {
     })
 }
 
+/// A budget that ends by node count, with a minute for the clock.
+fn nodes(nodes: u64) -> MoveBudget {
+    MoveBudget {
+        time: Duration::from_secs(60),
+        nodes,
+    }
+}
+
 /// Budgets that end by node count (so that games repeat exactly), small
 /// enough for quick tests.
 fn ctx() -> AiContext<'static> {
@@ -59,16 +69,11 @@ fn ctx() -> AiContext<'static> {
         ishitori: &s.ishitori,
         number_square: &s.number_square,
         connect_four: &s.connect_four,
-        limits: MatchLimits {
-            number_square_time: Duration::from_secs(60),
-            number_square_nodes: 20_000,
-            nine_square_time: Duration::from_secs(60),
-            nine_square_nodes: 1_500,
-            tictactoe_time: Duration::from_secs(60),
-            connect_four_time: Duration::from_secs(60),
-            connect_four_nodes: 20_000,
-            ..MatchLimits::default()
-        },
+        limits: MatchLimits::default()
+            .with_budget(GameKind::NumberSquare, nodes(20_000))
+            .with_budget(GameKind::NineSquare, nodes(1_500))
+            .with_budget(GameKind::Tictactoe, nodes(2_000_000))
+            .with_budget(GameKind::ConnectFour, nodes(20_000)),
     }
 }
 
@@ -908,10 +913,7 @@ fn connect_four_at_level_ten_plays_only_moves_that_keep_the_brute_force_value() 
     // Budget enough to solve every position of this grid, so the best move
     // is the exact one.
     let solving = AiContext {
-        limits: MatchLimits {
-            connect_four_nodes: 50_000_000,
-            ..ctx().limits
-        },
+        limits: ctx().limits.with_budget(GameKind::ConnectFour, nodes(50_000_000)),
         ..ctx()
     };
     let mut memo = HashMap::new();

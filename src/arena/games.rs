@@ -29,6 +29,10 @@ pub(crate) struct Player {
 pub(crate) type Moves<T> = Vec<<<T as TurnGame>::Game as Game>::Move>;
 
 pub(crate) trait ArenaGame: TurnGame {
+    /// The node cap of a searched move in a run, when it differs from the
+    /// match's (runs play many games).
+    const ARENA_NODES: Option<u64> = None;
+
     /// The moves `player` plays in a row now when its strategy is this
     /// game's own; None for the match AI and `random`.
     fn own_turn(_game: &Self::Game, _player: &Player, _rng: &mut StdRng) -> Result<Option<Moves<Self>>, ArenaError> {
@@ -38,7 +42,10 @@ pub(crate) trait ArenaGame: TurnGame {
 
 impl ArenaGame for TicTacToeMatch {}
 impl ArenaGame for IshitoriMatch {}
-impl ArenaGame for ConnectFourMatch {}
+impl ArenaGame for ConnectFourMatch {
+    /// Tens of milliseconds a move; exact from the middle game on.
+    const ARENA_NODES: Option<u64> = Some(300_000);
+}
 
 impl ArenaGame for NumberSquareMatch {
     fn own_turn(game: &Self::Game, player: &Player, _rng: &mut StdRng) -> Result<Option<Moves<Self>>, ArenaError> {

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::games::game::{Game, GameOutcome as Ending, Turn};
 use crate::matches::players::{self, ai_moves, check_in_a_row, PigMatch, TurnGame};
-use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits};
+use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
 use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::limits::SearchLimits;
@@ -34,31 +34,21 @@ const MEMO_CAPACITY: usize = 1 << 18;
 const GAME_SALT: u64 = 0x6761_6d65;
 const BOARD_SALT: u64 = 0x0062_6f61_7264;
 
-/// How far the searching players may go per move. The node budgets make a
-/// run repeatable; `per_move` (when set) is a wall-clock cap on top.
+/// How far the searching players may go per move. Each game's node cap
+/// (its [`ArenaGame::ARENA_NODES`]) makes a run repeatable; `per_move` (when
+/// set) is a wall-clock cap on top.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Budget {
     pub per_move: Option<Duration>,
-    pub tictactoe_nodes: u64,
-    pub number_square_nodes: u64,
-    pub nine_square_nodes: u64,
-    pub connect_four_nodes: u64,
     /// The largest Pig goal accepted in the options.
     pub pig_max_goal: u32,
 }
 
 impl Default for Budget {
     fn default() -> Self {
-        let matches = MatchLimits::default();
         Budget {
             per_move: None,
-            tictactoe_nodes: matches.tictactoe_nodes,
-            // Tens of milliseconds a move on the seed's 8x8 boards.
-            number_square_nodes: 200_000,
-            nine_square_nodes: matches.nine_square_nodes,
-            // Tens of milliseconds a move; exact from the middle game on.
-            connect_four_nodes: 300_000,
-            pig_max_goal: matches.pig_max_goal,
+            pig_max_goal: MatchLimits::default().pig_max_goal,
         }
     }
 }
@@ -161,18 +151,13 @@ impl Arena {
             ishitori: &self.ishitori,
             number_square: &self.number_square,
             connect_four: &self.connect_four,
-            limits: MatchLimits {
-                pig_max_goal: self.budget.pig_max_goal,
-                tictactoe_time: time,
-                tictactoe_nodes: self.budget.tictactoe_nodes,
-                ishitori_time: time,
-                nine_square_time: time,
-                nine_square_nodes: self.budget.nine_square_nodes,
-                number_square_time: time,
-                number_square_nodes: self.budget.number_square_nodes,
-                connect_four_time: time,
-                connect_four_nodes: self.budget.connect_four_nodes,
-            },
+            limits: MatchLimits::new(self.budget.pig_max_goal).with_budget(
+                self.game,
+                MoveBudget {
+                    time,
+                    nodes: with_game!(self.game, T => T::ARENA_NODES.unwrap_or(T::MOVE_BUDGET.nodes)),
+                },
+            ),
         }
     }
 

@@ -66,7 +66,6 @@ pub async fn run(
             .max_ms
             .map(|ms| std::time::Duration::from_millis(ms.min(total_ms))),
         pig_max_goal: config.pig_max_goal,
-        ..Budget::default()
     };
     let spec = ArenaSpec {
         game: &request.game,

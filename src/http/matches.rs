@@ -211,10 +211,7 @@ where
             ishitori: &state.ishitori,
             number_square: &state.number_square,
             connect_four: &state.connect_four,
-            limits: MatchLimits {
-                pig_max_goal: state.config.pig_max_goal,
-                ..MatchLimits::default()
-            },
+            limits: MatchLimits::new(state.config.pig_max_goal),
         };
         let mut rng = StdRng::from_rng(OsRng).map_err(|e| MatchError::Internal(e.to_string()))?;
         work(&ctx, &mut rng)

@@ -2,16 +2,17 @@
 //! goes first. State: `{"board": [row strings, top first], "human_plays"}`;
 //! move: `{"column"}`, 1-based.
 
+use std::time::Duration;
+
 use rand::RngCore;
 use serde_json::{json, Value};
 
 use crate::games::connect_four::{symbol, ConnectFour, Shape};
 use crate::games::game::Seat;
 use crate::solve::connect_four::Analysis;
-use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::Outcome;
 
-use super::engine::{AiContext, AiSpec, MatchError};
+use super::engine::{AiContext, AiSpec, GameKind, MatchError, MoveBudget};
 use super::json::{field_error, int_value, strings, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -50,6 +51,11 @@ fn column_value(analysis: &Analysis, score: i32, solved: bool) -> f64 {
 impl TurnGame for ConnectFourMatch {
     type Game = ConnectFour;
     type Options = Shape;
+    /// Exact late in the game.
+    const MOVE_BUDGET: MoveBudget = MoveBudget {
+        time: Duration::from_millis(1000),
+        nodes: 3_000_000,
+    };
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Shape, MatchError> {
         let obj = Obj::new(raw, "options", true)?;
@@ -114,7 +120,7 @@ impl TurnGame for ConnectFourMatch {
 
 /// How the AI sees the position: its best move and each move's value.
 fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
-    let limits = SearchLimits::within(ctx.limits.connect_four_time).with_max_nodes(ctx.limits.connect_four_nodes);
+    let limits = ctx.limits.search(GameKind::ConnectFour);
     let analysis = ctx.connect_four.analyse(game, &limits);
     let candidates = analysis
         .columns

@@ -27,6 +27,7 @@ use serde_json::{json, Value};
 
 use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::ishitori::SubtractionSolver;
+use crate::solve::limits::SearchLimits;
 use crate::solve::number_square::NumberSquareSolver;
 use crate::solve::tictactoe::TicTacToeSolver;
 use crate::tables::cache::PigTables;
@@ -299,42 +300,65 @@ impl AiSpec {
     }
 }
 
-/// How hard the AI may think per move.
+/// How hard the AI may think per move in one game: its time, and a node
+/// cap that makes searches repeatable (and big boards bounded).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveBudget {
+    pub time: Duration,
+    pub nodes: u64,
+}
+
+impl MoveBudget {
+    /// A budget of time alone, for solvers that count no nodes.
+    pub const fn time(ms: u64) -> MoveBudget {
+        MoveBudget {
+            time: Duration::from_millis(ms),
+            nodes: u64::MAX,
+        }
+    }
+
+    pub fn search_limits(self) -> SearchLimits {
+        SearchLimits::within(self.time).with_max_nodes(self.nodes)
+    }
+}
+
+/// How hard the AI may think per move, game by game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchLimits {
     /// The largest Pig goal (the server's `pig_max_goal`).
     pub pig_max_goal: u32,
-    /// Tic-tac-toe: time and nodes per AI move (3x3 needs a fraction of a
-    /// millisecond; the node cap makes big boards repeatable).
-    pub tictactoe_time: Duration,
-    pub tictactoe_nodes: u64,
-    /// Ishitori: time per solver call (period detection; cached after).
-    pub ishitori_time: Duration,
-    /// Nine Square: time and nodes per AI turn.
-    pub nine_square_time: Duration,
-    pub nine_square_nodes: u64,
-    /// Number Square: time and nodes per AI move (exact on small boards).
-    pub number_square_time: Duration,
-    pub number_square_nodes: u64,
-    /// Connect Four: time and nodes per AI move (exact late in the game).
-    pub connect_four_time: Duration,
-    pub connect_four_nodes: u64,
+    /// In [`GameKind::ALL`] order; each game's default is its adapter's.
+    budgets: [MoveBudget; GameKind::ALL.len()],
 }
 
 impl Default for MatchLimits {
     fn default() -> Self {
+        MatchLimits::new(200)
+    }
+}
+
+impl MatchLimits {
+    /// Every game's default budget, and Pig goals up to `pig_max_goal`.
+    pub fn new(pig_max_goal: u32) -> MatchLimits {
         MatchLimits {
-            pig_max_goal: 200,
-            tictactoe_time: Duration::from_millis(1000),
-            tictactoe_nodes: 2_000_000,
-            ishitori_time: Duration::from_millis(1000),
-            nine_square_time: Duration::from_millis(200),
-            nine_square_nodes: 30_000,
-            number_square_time: Duration::from_millis(300),
-            number_square_nodes: 200_000,
-            connect_four_time: Duration::from_millis(1000),
-            connect_four_nodes: 3_000_000,
+            pig_max_goal,
+            budgets: GameKind::ALL.map(|game| with_game!(game, T => T::MOVE_BUDGET)),
         }
+    }
+
+    pub fn budget(&self, game: GameKind) -> MoveBudget {
+        self.budgets[game as usize]
+    }
+
+    /// These limits with `game`'s budget replaced.
+    pub fn with_budget(mut self, game: GameKind, budget: MoveBudget) -> MatchLimits {
+        self.budgets[game as usize] = budget;
+        self
+    }
+
+    /// The search limits of one AI move in `game`.
+    pub fn search(&self, game: GameKind) -> SearchLimits {
+        self.budget(game).search_limits()
     }
 }
 

@@ -11,7 +11,7 @@ use crate::games::game::{GameOutcome, Seat};
 use crate::games::ishitori::{Game, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING};
 use crate::solve::limits::SearchLimits;
 
-use super::engine::{AiContext, AiSpec, EndReason, MatchError};
+use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError};
 use super::json::{field_error, u64_value, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -48,7 +48,7 @@ fn heaps_json(heaps: &Heaps) -> Value {
 }
 
 fn limits(ctx: &AiContext) -> SearchLimits {
-    SearchLimits::within(ctx.limits.ishitori_time)
+    ctx.limits.search(GameKind::Ishitori)
 }
 
 /// Reads `remaining` or `heaps` from an object (options or state).

@@ -20,6 +20,6 @@ mod turns;
 
 pub(crate) use engine::with_game;
 pub use engine::{
-    Actor, AiContext, AiSpec, EndReason, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch,
-    Scores, Status, Winner,
+    Actor, AiContext, AiSpec, EndReason, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult,
+    MoveBudget, NewMatch, Scores, Status, Winner,
 };

@@ -5,16 +5,17 @@
 //! "human_plays", "dice", "score": {"X", "O"}}` (`dice` is null once the
 //! match is over).
 
+use std::time::Duration;
+
 use rand::{Rng, RngCore};
 use serde_json::{json, Value};
 
 use crate::games::game::{GameOutcome, Seat};
 use crate::games::nine_square::{Coord, Game, NineSquareMove, Player, Position, DIE_FACES};
-use crate::solve::limits::SearchLimits;
 use crate::solve::nine_square::best_placements;
 use crate::strategies::nine_square::greedy_value;
 
-use super::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
+use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores};
 use super::json::{int_value, strings, Obj};
 use super::levels;
 use super::turns::TurnGame;
@@ -45,7 +46,7 @@ pub(crate) fn position_of(game: &Game) -> Option<Position> {
 }
 
 pub(crate) fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Vec<Coord> {
-    let limits = SearchLimits::within(ctx.limits.nine_square_time).with_max_nodes(ctx.limits.nine_square_nodes);
+    let limits = ctx.limits.search(GameKind::NineSquare);
     let mut chosen = best_placements(position, &limits, rng.next_u64()).placements;
     if ai.is_best() {
         return chosen;
@@ -105,6 +106,11 @@ fn parse_placements(mv: &Value) -> Result<Vec<(i64, i64)>, MatchError> {
 impl TurnGame for NineSquareMatch {
     type Game = Game;
     type Options = ();
+    /// Per turn (all its marks).
+    const MOVE_BUDGET: MoveBudget = MoveBudget {
+        time: Duration::from_millis(200),
+        nodes: 30_000,
+    };
     const KEEPS_SCORE: bool = true;
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<(), MatchError> {

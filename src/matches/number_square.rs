@@ -2,14 +2,15 @@
 //! and score their values; the higher total wins. State:
 //! `{"board": [[value or null]], "scores": {"human", "ai"}}`.
 
+use std::time::Duration;
+
 use rand::RngCore;
 use serde_json::{json, Value};
 
 use crate::games::game::{GameOutcome, Seat};
 use crate::games::number_square::{Board, GameEnd, NumberSquare, Tile, MAX_SIZE, MIN_SIZE};
-use crate::solve::limits::SearchLimits;
 
-use super::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
+use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores};
 use super::json::{field_error, int_value, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -65,6 +66,11 @@ fn tile_json(tile: Tile) -> Value {
 impl TurnGame for NumberSquareMatch {
     type Game = NumberSquare;
     type Options = Deal;
+    /// Exact on small boards.
+    const MOVE_BUDGET: MoveBudget = MoveBudget {
+        time: Duration::from_millis(300),
+        nodes: 200_000,
+    };
     const KEEPS_SCORE: bool = true;
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Deal, MatchError> {
@@ -190,7 +196,7 @@ impl TurnGame for NumberSquareMatch {
 /// How the AI sees the position: its best move and each move's value.
 fn ai_choice(game: &NumberSquare, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Tile>, MatchError> {
     let board = game.board();
-    let limits = SearchLimits::within(ctx.limits.number_square_time).with_max_nodes(ctx.limits.number_square_nodes);
+    let limits = ctx.limits.search(GameKind::NumberSquare);
     let analysis = ctx
         .number_square
         .analyse(board, &limits)

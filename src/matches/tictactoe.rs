@@ -1,15 +1,16 @@
 //! Tic-tac-toe (m,n,k) matches. X moves first: the person plays X unless
 //! the AI goes first. State: `{"board": [row strings], "human_plays"}`.
 
+use std::time::Duration;
+
 use rand::RngCore;
 use serde_json::{json, Value};
 
 use crate::games::game::Seat;
 use crate::games::tictactoe::{Player, Position, TicTacToe};
-use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::{MoveAnalysis, Outcome};
 
-use super::engine::{AiContext, AiSpec, MatchError};
+use super::engine::{AiContext, AiSpec, GameKind, MatchError, MoveBudget};
 use super::json::{field_error, strings, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -50,6 +51,11 @@ fn move_value(m: &MoveAnalysis) -> f64 {
 impl TurnGame for TicTacToeMatch {
     type Game = TicTacToe;
     type Options = Size;
+    /// 3x3 needs a fraction of a millisecond; the node cap bounds big boards.
+    const MOVE_BUDGET: MoveBudget = MoveBudget {
+        time: Duration::from_millis(1000),
+        nodes: 2_000_000,
+    };
 
     fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Size, MatchError> {
         let obj = Obj::new(raw, "options", true)?;
@@ -148,7 +154,7 @@ fn ai_choice(game: &TicTacToe, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u
     let position = game
         .position()
         .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;
-    let limits = SearchLimits::within(ctx.limits.tictactoe_time).with_max_nodes(ctx.limits.tictactoe_nodes);
+    let limits = ctx.limits.search(GameKind::Tictactoe);
     let analysis = ctx.tictactoe.analyse(&position, &limits);
     Ok(Choice {
         best: analysis.best_move,

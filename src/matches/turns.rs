@@ -12,7 +12,8 @@ use serde_json::Value;
 use crate::games::game::{Game, GameOutcome, Seat, Turn};
 
 use super::engine::{
-    corrupt, AiContext, AiSpec, EndReason, Log, Match, MatchError, MatchResult, NewMatch, Progress, Scores, Winner,
+    corrupt, AiContext, AiSpec, EndReason, Log, Match, MatchError, MatchResult, MoveBudget, NewMatch, Progress, Scores,
+    Winner,
 };
 use super::levels;
 
@@ -51,6 +52,8 @@ pub(crate) trait TurnGame {
     type Options: Clone;
     /// True for games that keep score (their results carry `scores`).
     const KEEPS_SCORE: bool = false;
+    /// The AI's default budget per move (see [`super::MatchLimits`]).
+    const MOVE_BUDGET: MoveBudget = MoveBudget::time(1000);
 
     /// Validates the request's options (absent: all defaults).
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
