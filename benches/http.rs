@@ -34,7 +34,7 @@ fn bench(c: &mut Criterion) {
     config.log = "error".into();
     let (state, router) = runtime.block_on(async { app::build(config) }).expect("app builds");
     runtime.block_on(async {
-        state.pig_tables.load_defaults().await.expect("tables");
+        state.solvers.pig_tables.load_defaults().await.expect("tables");
     });
     let cases: [(&str, MakeRequest); 4] = [
         (

@@ -2,7 +2,7 @@
 //! end against the AI with a seeded RNG, illegal moves, the AI going first,
 //! and the difficulty levels.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use std::collections::HashMap;
@@ -14,10 +14,8 @@ use kibitz::games::tictactoe::{GameResult, Position, TicTacToeError};
 use kibitz::matches::{
     Actor, AiContext, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MoveBudget, NewMatch, Status, Winner,
 };
-use kibitz::solve::connect_four::ConnectFourSolver;
-use kibitz::solve::ishitori::SubtractionSolver;
-use kibitz::solve::number_square::NumberSquareSolver;
-use kibitz::solve::tictactoe::TicTacToeSolver;
+use kibitz::solve::ishitori::SolverConfig;
+use kibitz::solve::solvers::{MemoSizes, Solvers};
 use kibitz::tables::cache::PigTables;
 use rand::rngs::StdRng;
 
@@ -29,25 +27,18 @@ use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
-struct Solvers {
-    pig_tables: PigTables,
-    tictactoe: TicTacToeSolver,
-    ishitori: SubtractionSolver,
-    number_square: NumberSquareSolver,
-    connect_four: ConnectFourSolver,
-}
-
 fn solvers() -> &'static Solvers {
     static SOLVERS: OnceLock<Solvers> = OnceLock::new();
     SOLVERS.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("kibitz-matches-engine-{}", std::process::id()));
-        Solvers {
-            pig_tables: PigTables::new(dir, 1 << 28),
-            tictactoe: TicTacToeSolver::new(1 << 16),
-            ishitori: SubtractionSolver::default(),
-            number_square: NumberSquareSolver::new(1 << 16),
-            connect_four: ConnectFourSolver::new(1 << 16),
-        }
+        Solvers::new(
+            Arc::new(PigTables::new(dir, 1 << 28)),
+            MemoSizes {
+                positions: 1 << 16,
+                ishitori_entries: SolverConfig::DEFAULT_SHORT_CACHE,
+                connect_four_entries: 1 << 16,
+            },
+        )
     })
 }
 
@@ -64,11 +55,7 @@ fn nodes(nodes: u64) -> MoveBudget {
 fn ctx() -> AiContext<'static> {
     let s = solvers();
     AiContext {
-        pig_tables: &s.pig_tables,
-        tictactoe: &s.tictactoe,
-        ishitori: &s.ishitori,
-        number_square: &s.number_square,
-        connect_four: &s.connect_four,
+        solvers: s,
         limits: MatchLimits::default()
             .with_budget(GameKind::NumberSquare, nodes(20_000))
             .with_budget(GameKind::NineSquare, nodes(1_500))

@@ -14,11 +14,9 @@ use serde_json::Value;
 use crate::games::game::{Game, GameOutcome as Ending, Turn};
 use crate::matches::players::{self, ai_moves, check_in_a_row, PigMatch, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
-use crate::solve::connect_four::ConnectFourSolver;
-use crate::solve::ishitori::SubtractionSolver;
+use crate::solve::ishitori::SolverConfig;
 use crate::solve::limits::SearchLimits;
-use crate::solve::number_square::NumberSquareSolver;
-use crate::solve::tictactoe::TicTacToeSolver;
+use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::tables::cache::PigTables;
 
 use super::games::{ArenaGame, Player};
@@ -30,6 +28,8 @@ use super::{ArenaError, ExactReport, Report, Side};
 
 /// Positions each run's own searchers remember (lazily allocated).
 const MEMO_CAPACITY: usize = 1 << 18;
+/// Ishitori's short-position answers each run keeps (the solver's default).
+const ISHITORI_ENTRIES: usize = SolverConfig::DEFAULT_SHORT_CACHE;
 /// Salts that keep the per-game streams apart.
 const GAME_SALT: u64 = 0x6761_6d65;
 const BOARD_SALT: u64 = 0x0062_6f61_7264;
@@ -71,11 +71,7 @@ pub struct Arena {
     a: Strategy,
     b: Strategy,
     budget: Budget,
-    pig_tables: Arc<PigTables>,
-    tictactoe: TicTacToeSolver,
-    ishitori: SubtractionSolver,
-    number_square: NumberSquareSolver,
-    connect_four: ConnectFourSolver,
+    solvers: Solvers,
 }
 
 /// One game of a run: who sits where, its random streams, its limits.
@@ -126,11 +122,14 @@ impl Arena {
             a,
             b,
             budget,
-            pig_tables,
-            tictactoe: TicTacToeSolver::new(MEMO_CAPACITY),
-            ishitori: SubtractionSolver::default(),
-            number_square: NumberSquareSolver::new(MEMO_CAPACITY),
-            connect_four: ConnectFourSolver::new(MEMO_CAPACITY),
+            solvers: Solvers::new(
+                pig_tables,
+                MemoSizes {
+                    positions: MEMO_CAPACITY,
+                    ishitori_entries: ISHITORI_ENTRIES,
+                    connect_four_entries: MEMO_CAPACITY,
+                },
+            ),
         };
         let limits = SearchLimits::within(Duration::from_secs(1));
         with_game!(game, T => players::check_options::<T>(spec.options, &arena.context(&limits)))?;
@@ -146,11 +145,7 @@ impl Arena {
     fn context<'s>(&'s self, limits: &SearchLimits) -> AiContext<'s> {
         let time = self.move_time(limits);
         AiContext {
-            pig_tables: &self.pig_tables,
-            tictactoe: &self.tictactoe,
-            ishitori: &self.ishitori,
-            number_square: &self.number_square,
-            connect_four: &self.connect_four,
+            solvers: &self.solvers,
             limits: MatchLimits::new(self.budget.pig_max_goal).with_budget(
                 self.game,
                 MoveBudget {
@@ -173,7 +168,7 @@ impl Arena {
         }
         let limits = SearchLimits::within(Duration::from_secs(1));
         let rules = PigMatch::parse_options(self.options.as_ref(), &self.context(&limits))?;
-        let table = self.pig_tables.get_blocking(rules);
+        let table = self.solvers.pig_tables.get_blocking(rules);
         Ok([
             PigPolicy::new(self.a, Arc::clone(&table))?,
             PigPolicy::new(self.b, table)?,

@@ -73,7 +73,7 @@ pub async fn run(
         b: &request.b,
         options: request.options.as_ref(),
     };
-    let arena = Arena::new(spec, state.pig_tables.clone(), budget).map_err(|e| arena_error(e, total_ms))?;
+    let arena = Arena::new(spec, state.solvers.pig_tables.clone(), budget).map_err(|e| arena_error(e, total_ms))?;
     if exact && arena.game() != GameKind::Pig {
         return Err(arena_error(ArenaError::ExactNotPig(arena.game().as_str()), total_ms));
     }

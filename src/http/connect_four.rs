@@ -156,7 +156,7 @@ pub async fn analyse(
     lines: Option<Lines>,
 ) -> Result<MoveResponse, ApiError> {
     let game = position(&request)?;
-    let solver = state.connect_four.clone();
+    let solver = state.solvers.connect_four.clone();
     let searched = game.clone();
     let analysis = run_search_cheap_first(
         &state.config,

@@ -29,7 +29,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Ap
     if state.is_draining() {
         reasons.push("the server is shutting down".to_string());
     }
-    if !state.pig_tables.defaults_ready() {
+    if !state.solvers.pig_tables.defaults_ready() {
         reasons.push("the Pig tables are still loading".to_string());
     }
     if let Err(error) = state.store.check().await {
@@ -49,12 +49,12 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Ap
 pub async fn metrics(State(state): State<AppState>) -> Response {
     metrics::gauge!("kibitz_search_workers_busy").set(state.search_pool.busy() as f64);
     metrics::gauge!("kibitz_search_workers").set(state.search_pool.concurrency() as f64);
-    let (tables, bytes) = state.pig_tables.memory();
+    let (tables, bytes) = state.solvers.pig_tables.memory();
     metrics::gauge!("kibitz_pig_tables").set(tables as f64);
     metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);
     for (game, memo) in [
-        ("tictactoe", state.tictactoe.memo_stats()),
-        ("number_square", state.number_square.memo_stats()),
+        ("tictactoe", state.solvers.tictactoe.memo_stats()),
+        ("number_square", state.solvers.number_square.memo_stats()),
     ] {
         metrics::gauge!("kibitz_memo_entries", "game" => game).set(memo.entries as f64);
         metrics::gauge!("kibitz_memo_capacity", "game" => game).set(memo.capacity as f64);

@@ -153,7 +153,7 @@ pub async fn analyse(
     shared: Option<SharedDeadline>,
 ) -> Result<MoveResponse, ApiError> {
     let game = Game::try_from(setup(&request)?)?;
-    let solver = state.ishitori.clone();
+    let solver = state.solvers.ishitori.clone();
     let analysis = run_search_cheap_first(
         &state.config,
         &state.search_pool,

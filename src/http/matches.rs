@@ -206,11 +206,7 @@ where
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let ctx = AiContext {
-            pig_tables: &state.pig_tables,
-            tictactoe: &state.tictactoe,
-            ishitori: &state.ishitori,
-            number_square: &state.number_square,
-            connect_four: &state.connect_four,
+            solvers: &state.solvers,
             limits: MatchLimits::new(state.config.pig_max_goal),
         };
         let mut rng = StdRng::from_rng(OsRng).map_err(|e| MatchError::Internal(e.to_string()))?;

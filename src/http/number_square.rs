@@ -125,7 +125,7 @@ pub async fn analyse(
         - score("opponent_score", request.opponent_score.unwrap_or(0))?;
     let (strategy, analysis) = match request.strategy.as_deref().unwrap_or("best") {
         "best" => {
-            let solver = state.number_square.clone();
+            let solver = state.solvers.number_square.clone();
             let analysis = run_search_cheap_first(
                 &state.config,
                 &state.search_pool,

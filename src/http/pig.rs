@@ -84,7 +84,7 @@ pub async fn decide(state: &AppState, request: DecisionRequest) -> Result<Decisi
     }
     .validate(state)?;
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
-    let table = state.pig_tables.get(rules).await?;
+    let table = state.solvers.pig_tables.get(rules).await?;
     let d = table.decide(&position);
     Ok(DecisionResponse {
         action: d.action.as_str(),
@@ -135,7 +135,7 @@ pub async fn policy(
     ApiQuery(params): ApiQuery<RulesParams>,
 ) -> Result<Json<PolicyResponse>, ApiError> {
     let rules = params.validate(&state)?;
-    let table = state.pig_tables.get(rules).await?;
+    let table = state.solvers.pig_tables.get(rules).await?;
     let policy = tokio::task::spawn_blocking(move || {
         let goal = table.rules().goal();
         (0..goal)

@@ -154,7 +154,7 @@ async fn review_tictactoe(
     names: [&'static str; 2],
     max_ms: Option<u64>,
 ) -> Result<Result<Review, ReviewError>, ApiError> {
-    let solver = Arc::clone(&state.tictactoe);
+    let solver = Arc::clone(&state.solvers.tictactoe);
     run_review(state, max_ms, move |limits, quick| {
         tictactoe::review(&solver, &options, &steps, names, limits, quick)
     })
@@ -168,7 +168,7 @@ async fn review_connect_four(
     names: [&'static str; 2],
     max_ms: Option<u64>,
 ) -> Result<Result<Review, ReviewError>, ApiError> {
-    let solver = Arc::clone(&state.connect_four);
+    let solver = Arc::clone(&state.solvers.connect_four);
     run_review(state, max_ms, move |limits, quick| {
         connect_four::review(&solver, &options, &steps, names, limits, quick)
     })
@@ -186,7 +186,7 @@ async fn review_ishitori(
     if let Err(e) = ishitori::validate(&options, &steps, names) {
         return Ok(Err(e));
     }
-    let solver = Arc::clone(&state.ishitori);
+    let solver = Arc::clone(&state.solvers.ishitori);
     let full = run_search(
         &state.config,
         &state.search_pool,
@@ -211,7 +211,7 @@ async fn review_pig(
     if let Err(e) = pig::validate(&rules, &steps, names) {
         return Ok(Err(e));
     }
-    let table = state.pig_tables.get(rules).await?;
+    let table = state.solvers.pig_tables.get(rules).await?;
     Ok(pig::review(&table, &steps, names))
 }
 
@@ -227,7 +227,7 @@ async fn review_number_square(
     if let Err(e) = number_square::start(&options) {
         return Ok(Err(e));
     }
-    let solver = Arc::clone(&state.number_square);
+    let solver = Arc::clone(&state.solvers.number_square);
     run_review(state, max_ms, move |limits, quick| {
         number_square::review(&solver, &options, &steps, names, limits, quick)
     })

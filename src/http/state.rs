@@ -6,10 +6,7 @@ use std::time::Duration;
 
 use super::pool::SearchPool;
 use crate::config::Config;
-use crate::solve::connect_four::ConnectFourSolver;
-use crate::solve::ishitori::{SolverConfig, SubtractionSolver};
-use crate::solve::number_square::NumberSquareSolver;
-use crate::solve::tictactoe::TicTacToeSolver;
+use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::store::Store;
 use crate::tables::cache::PigTables;
 
@@ -25,12 +22,8 @@ pub struct AppState(Arc<Shared>);
 /// Everything the handlers share; reached through [`AppState`].
 pub struct Shared {
     pub config: Arc<Config>,
-    pub pig_tables: Arc<PigTables>,
     pub store: Store,
-    pub tictactoe: Arc<TicTacToeSolver>,
-    pub ishitori: Arc<SubtractionSolver>,
-    pub number_square: Arc<NumberSquareSolver>,
-    pub connect_four: Arc<ConnectFourSolver>,
+    pub solvers: Solvers,
     pub search_pool: Arc<SearchPool>,
     pub tictactoe_answers: Arc<AnswerCache>,
     pub review_cache: Arc<ReviewCache>,
@@ -47,13 +40,14 @@ impl std::ops::Deref for AppState {
 
 impl AppState {
     pub fn new(config: Config, pig_tables: Arc<PigTables>, store: Store) -> Self {
-        let tictactoe = Arc::new(TicTacToeSolver::new(config.memo_capacity));
-        let ishitori = Arc::new(SubtractionSolver::new(SolverConfig {
-            short_cache_capacity: config.ishitori_cache_entries,
-            ..SolverConfig::default()
-        }));
-        let number_square = Arc::new(NumberSquareSolver::new(config.memo_capacity));
-        let connect_four = Arc::new(ConnectFourSolver::new(config.connect_four_table_entries));
+        let solvers = Solvers::new(
+            pig_tables,
+            MemoSizes {
+                positions: config.memo_capacity,
+                ishitori_entries: config.ishitori_cache_entries,
+                connect_four_entries: config.connect_four_table_entries,
+            },
+        );
         let search_pool = Arc::new(SearchPool::new(
             config.search_concurrency,
             Duration::from_millis(config.search_queue_ms),
@@ -62,12 +56,8 @@ impl AppState {
         let review_cache = Arc::new(ReviewCache::new(config.review_cache));
         Self(Arc::new(Shared {
             config: Arc::new(config),
-            pig_tables,
             store,
-            tictactoe,
-            ishitori,
-            number_square,
-            connect_four,
+            solvers,
             search_pool,
             tictactoe_answers,
             review_cache,

@@ -96,7 +96,7 @@ impl FromRef<AppState> for TicTacToeState {
     fn from_ref(state: &AppState) -> Self {
         TicTacToeState {
             config: Arc::clone(&state.config),
-            solver: Arc::clone(&state.tictactoe),
+            solver: Arc::clone(&state.solvers.tictactoe),
             answers: Arc::clone(&state.tictactoe_answers),
             search_pool: Arc::clone(&state.search_pool),
         }

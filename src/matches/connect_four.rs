@@ -121,7 +121,7 @@ impl TurnGame for ConnectFourMatch {
 /// How the AI sees the position: its best move and each move's value.
 fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
     let limits = ctx.limits.search(GameKind::ConnectFour);
-    let analysis = ctx.connect_four.analyse(game, &limits);
+    let analysis = ctx.solvers.connect_four.analyse(game, &limits);
     let candidates = analysis
         .columns
         .iter()

@@ -25,12 +25,8 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::solve::connect_four::ConnectFourSolver;
-use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::limits::SearchLimits;
-use crate::solve::number_square::NumberSquareSolver;
-use crate::solve::tictactoe::TicTacToeSolver;
-use crate::tables::cache::PigTables;
+use crate::solve::solvers::Solvers;
 
 use super::json::{field_error, Obj};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
@@ -365,11 +361,7 @@ impl MatchLimits {
 /// The solvers the AI uses (the server's shared ones) and its budgets.
 #[derive(Clone, Copy)]
 pub struct AiContext<'a> {
-    pub pig_tables: &'a PigTables,
-    pub tictactoe: &'a TicTacToeSolver,
-    pub ishitori: &'a SubtractionSolver,
-    pub number_square: &'a NumberSquareSolver,
-    pub connect_four: &'a ConnectFourSolver,
+    pub solvers: &'a Solvers,
     pub limits: MatchLimits,
 }
 

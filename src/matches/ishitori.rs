@@ -94,7 +94,8 @@ fn child_value(child: &Game, ctx: &AiContext, largest_take: u64) -> f64 {
     let opponent = if child.is_over() {
         child.final_outcome_for_mover()
     } else {
-        ctx.ishitori
+        ctx.solvers
+            .ishitori
             .best_move(child, &limits(ctx))
             .ok()
             .and_then(|analysis| analysis.outcome)
@@ -196,7 +197,8 @@ impl TurnGame for IshitoriMatch {
     fn new_game(rules: &Rules, ctx: &AiContext) -> Result<Ishitori, MatchError> {
         let game = rules.new_game()?;
         game.ensure_not_over().map_err(|e| MatchError::Options(e.to_string()))?;
-        ctx.ishitori
+        ctx.solvers
+            .ishitori
             .best_move(&game, &limits(ctx))
             .map_err(|e| MatchError::Options(e.to_string()))?;
         Ok(Ishitori::new(game, 0))
@@ -248,6 +250,7 @@ impl TurnGame for IshitoriMatch {
 fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Move>, MatchError> {
     let position = game.position();
     let best = ctx
+        .solvers
         .ishitori
         .best_move(position, &limits(ctx))
         .map_err(|e| MatchError::Internal(e.to_string()))?

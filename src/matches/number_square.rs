@@ -198,6 +198,7 @@ fn ai_choice(game: &NumberSquare, ai: &AiSpec, ctx: &AiContext) -> Result<Choice
     let board = game.board();
     let limits = ctx.limits.search(GameKind::NumberSquare);
     let analysis = ctx
+        .solvers
         .number_square
         .analyse(board, &limits)
         .ok_or_else(|| MatchError::Internal("the solver found no move on a board in play".to_string()))?;

@@ -148,7 +148,7 @@ impl TurnGame for PigMatch {
 /// How the AI sees the position: its best move and each move's value.
 fn ai_choice(game: &PigGame, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<PigMove>, MatchError> {
     let rules = game.rules();
-    let table = ctx.pig_tables.get_blocking(*rules);
+    let table = ctx.solvers.pig_tables.get_blocking(*rules);
     let mover = game.to_move();
     let (i, j, k) = (game.score(mover), game.score(1 - mover), game.turn_total());
     if k > rules.goal() + rules.die_sides() {

@@ -155,7 +155,7 @@ fn ai_choice(game: &TicTacToe, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u
         .position()
         .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;
     let limits = ctx.limits.search(GameKind::Tictactoe);
-    let analysis = ctx.tictactoe.analyse(&position, &limits);
+    let analysis = ctx.solvers.tictactoe.analyse(&position, &limits);
     Ok(Choice {
         best: analysis.best_move,
         candidates: analysis

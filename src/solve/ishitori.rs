@@ -53,6 +53,10 @@ pub struct SolverConfig {
     pub long_cache_capacity: usize,
 }
 
+impl SolverConfig {
+    pub const DEFAULT_SHORT_CACHE: usize = 1024;
+}
+
 impl Default for SolverConfig {
     fn default() -> Self {
         Self {
@@ -61,7 +65,7 @@ impl Default for SolverConfig {
             // the repeat); a take amount of 1,000,000 alone has period 2,000,000.
             max_sequence_terms: 1 << 23,
             max_misere_positions: 1 << 20,
-            short_cache_capacity: 1024,
+            short_cache_capacity: Self::DEFAULT_SHORT_CACHE,
             long_cache_capacity: 8,
         }
     }

@@ -8,6 +8,7 @@ pub mod negamax;
 pub mod nine_square;
 pub mod number_square;
 pub mod pig;
+pub mod solvers;
 pub mod table;
 pub mod tictactoe;
 

@@ -143,7 +143,7 @@ pub async fn spawn_app_on(db: TestDb, adjust: impl FnOnce(&mut Config)) -> TestA
 impl TestApp {
     pub async fn wait_for_tables(&self) {
         for _ in 0..600 {
-            if self.state.pig_tables.defaults_ready() {
+            if self.state.solvers.pig_tables.defaults_ready() {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;

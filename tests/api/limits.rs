@@ -97,7 +97,7 @@ async fn cache_bounds_come_from_the_configuration() {
         c.memo_capacity = 1000;
     })
     .await;
-    assert_eq!(app.state.ishitori.config().short_cache_capacity, 7);
+    assert_eq!(app.state.solvers.ishitori.config().short_cache_capacity, 7);
     let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
     assert!(
         metrics.contains("kibitz_memo_capacity{game=\"tictactoe\"} 1000"),
