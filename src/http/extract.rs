@@ -1,13 +1,15 @@
 //! JSON and query extractors whose rejections are problem+json like every
 //! other error (axum's own answer in plain text).
 
-use axum::body::Bytes;
+use axum::body::{Body, Bytes};
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{FromRequest, FromRequestParts, Query, Request};
 use axum::http::request::Parts;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use http_body::Body as _;
+use http_body_util::{BodyExt, LengthLimitError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
@@ -18,22 +20,59 @@ pub struct ApiJson<T>(pub T);
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
     type Rejection = ApiError;
 
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        if !declares_json(req.headers()) {
-            return Err(json_problem(JsonRejection::MissingJsonContentType(Default::default())));
-        }
-        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
-            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    StatusCode::PAYLOAD_TOO_LARGE,
-                    "the request body is larger than the server accepts",
-                )
-            } else {
-                ApiError::bad_request(e.body_text())
-            }
-        })?;
-        parse_object(&bytes).map(Self)
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        parse_object(&json_bytes(req).await?).map(Self)
     }
+}
+
+/// A JSON request's body, with the checks and problems every JSON route
+/// shares: the Content-Type, and the body limit.
+pub async fn json_bytes(req: Request) -> Result<Bytes, ApiError> {
+    if !declares_json(req.headers()) {
+        return Err(json_problem(JsonRejection::MissingJsonContentType(Default::default())));
+    }
+    // The body is already held to the limit by the outer
+    // `RequestBodyLimitLayer` (by Content-Length, and while it streams),
+    // so it is read as it is, without axum's second limit around it.
+    read_body(req.into_body()).await.map_err(|error| {
+        if over_the_limit(&error) {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is larger than the server accepts",
+            )
+        } else {
+            ApiError::bad_request(format!("failed to read the request body: {error}"))
+        }
+    })
+}
+
+/// The whole body. A small body arrives as one frame, which is taken as it
+/// is; a longer one is gathered frame by frame.
+async fn read_body(mut body: Body) -> Result<Bytes, axum::Error> {
+    let first = match body.frame().await.transpose()? {
+        None => return Ok(Bytes::new()),
+        Some(frame) => frame.into_data().unwrap_or_default(),
+    };
+    if body.is_end_stream() {
+        return Ok(first);
+    }
+    let rest = body.collect().await?.to_bytes();
+    let mut whole = Vec::with_capacity(first.len() + rest.len());
+    whole.extend_from_slice(&first);
+    whole.extend_from_slice(&rest);
+    Ok(Bytes::from(whole))
+}
+
+/// True when reading the body failed because it passed the body limit.
+fn over_the_limit(error: &axum::Error) -> bool {
+    let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(error);
+    while let Some(e) = cause {
+        if e.is::<LengthLimitError>() {
+            return true;
+        }
+        cause = e.source();
+    }
+    false
 }
 
 /// Reads a request body (or one position of a batch, which is answered as
@@ -65,20 +104,35 @@ impl<T: Serialize> IntoResponse for JsonResponse<T> {
     fn into_response(self) -> Response {
         let mut buffer = Vec::with_capacity(512);
         match serde_json::to_writer(&mut buffer, &self.0) {
-            Ok(()) => (
-                [(header::CONTENT_TYPE, HeaderValue::from_static("application/json"))],
-                buffer,
-            )
-                .into_response(),
+            Ok(()) => JsonBytes(buffer).into_response(),
             Err(error) => ApiError::internal(&error).into_response(),
         }
     }
 }
 
+/// A JSON response already written (by a route that writes its own).
+pub struct JsonBytes(pub Vec<u8>);
+
+impl IntoResponse for JsonBytes {
+    fn into_response(self) -> Response {
+        // Built directly: a `(headers, Vec)` pair first sets the Vec's own
+        // content type and then replaces it.
+        let mut response = Response::new(Body::from(self.0));
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        response
+    }
+}
+
 /// `application/json` or any `application/*+json`, parameters allowed.
 fn declares_json(headers: &axum::http::HeaderMap) -> bool {
-    headers
-        .get(axum::http::header::CONTENT_TYPE)
+    let content_type = headers.get(axum::http::header::CONTENT_TYPE);
+    // What nearly every client sends, before the general reading.
+    if content_type.is_some_and(|v| v.as_bytes() == b"application/json") {
+        return true;
+    }
+    content_type
         .and_then(|v| v.to_str().ok())
         .map(|v| v.split(';').next().unwrap_or("").trim())
         .is_some_and(|mime| {

@@ -30,6 +30,11 @@ pub struct PigTable {
     rules: PigRules,
     row_start: Vec<usize>,
     values: Vec<f64>,
+    /// `first_hold[i * goal + j]`: the smallest turn total at which the
+    /// optimal action with scores `(i, j)` is to hold. A decision's
+    /// `hold_at` is this whenever its turn total has not passed it, so the
+    /// hot path reads it instead of valuing every turn total up to it.
+    first_hold: Vec<u32>,
 }
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
@@ -91,7 +96,34 @@ impl PigTable {
             row_start: Self::row_starts(&rules),
             rules,
             values,
-        })
+            first_hold: Vec::new(),
+        }
+        .with_first_holds())
+    }
+
+    /// Fills [`PigTable::first_hold`] once the values are final.
+    fn with_first_holds(mut self) -> Self {
+        let goal = self.goal();
+        self.first_hold = (0..goal)
+            .flat_map(|i| (0..goal).map(move |j| (i, j)))
+            .map(|(i, j)| self.scan_hold_at(i, j, 0).unwrap_or(u32::MAX))
+            .collect();
+        self
+    }
+
+    /// The first turn total from `k` on at which holding is optimal.
+    fn scan_hold_at(&self, i: u32, j: u32, k: u32) -> Option<u32> {
+        (k..=self.goal()).find(|&t| self.action(i, j, t) == Action::Hold)
+    }
+
+    /// [`PigTable::scan_hold_at`], read off the precomputed first hold when
+    /// `k` has not passed it (every smaller turn total rolls).
+    fn hold_at(&self, i: u32, j: u32, k: u32) -> Option<u32> {
+        let slot = i as usize * self.goal() as usize + j as usize;
+        match self.first_hold.get(slot) {
+            Some(&first) if first != u32::MAX && k <= first => Some(first),
+            _ => self.scan_hold_at(i, j, k),
+        }
     }
 
     pub fn rules(&self) -> &PigRules {
@@ -103,7 +135,14 @@ impl PigTable {
     }
 
     pub fn size_in_bytes(&self) -> usize {
-        self.values.len() * std::mem::size_of::<f64>()
+        Self::bytes_for(&self.rules)
+    }
+
+    /// What a table for `rules` takes in memory: its values and its first
+    /// holds.
+    pub fn bytes_for(rules: &PigRules) -> usize {
+        let goal = rules.goal() as usize;
+        Self::state_count(rules) * std::mem::size_of::<f64>() + goal * goal * std::mem::size_of::<u32>()
     }
 
     fn goal(&self) -> u32 {
@@ -170,7 +209,7 @@ impl PigTable {
             opponent_score: j,
             turn_total: k,
         } = *state;
-        let hold_at = (k..=self.goal()).find(|&t| self.action(i, j, t) == Action::Hold);
+        let hold_at = self.hold_at(i, j, k);
         if state.can_win_by_holding(&self.rules) {
             let (roll, _) = self.action_values(i, j, k);
             return PigDecision {
@@ -213,6 +252,7 @@ pub fn solve(rules: &PigRules) -> PigTable {
         rules: *rules,
         row_start: PigTable::row_starts(rules),
         values: vec![0.0; PigTable::state_count(rules)],
+        first_hold: Vec::new(),
     };
     let top = rules.goal() - 1;
     let mut scratch = PairScratch::new(rules.goal() as usize);
@@ -235,7 +275,7 @@ pub fn solve(rules: &PigRules) -> PigTable {
             }
         }
     }
-    table
+    table.with_first_holds()
 }
 
 /// Acyclic case: every value a row reads is already final.
@@ -367,6 +407,37 @@ mod tests {
         for variant in Variant::ALL {
             for (goal, sides) in [(1, 2), (2, 6), (7, 3), (25, 6), (30, 12)] {
                 assert_self_consistent(&solve(&rules(goal, sides, variant)));
+            }
+        }
+    }
+
+    /// The precomputed first holds answer `hold_at` exactly as scanning
+    /// every turn total does, in every state, for tables solved here and
+    /// for the same values loaded as from a file.
+    #[test]
+    fn hold_at_from_the_first_holds_equals_the_scan_in_every_state() {
+        for variant in Variant::ALL {
+            for (goal, sides) in [(2, 6), (30, 6), (40, 12), (60, 3)] {
+                let solved = solve(&rules(goal, sides, variant));
+                let loaded = PigTable::from_values(*solved.rules(), solved.values().to_vec()).unwrap();
+                let g = solved.goal();
+                for table in [&solved, &loaded] {
+                    // Every score pair has its first hold (so k = 0 always
+                    // takes the fast path).
+                    assert_eq!(table.first_hold.len(), (g * g) as usize);
+                    assert!(table.first_hold.iter().all(|&first| first <= g));
+                    for i in 0..g {
+                        for j in 0..g {
+                            for k in 0..g - i {
+                                assert_eq!(
+                                    table.hold_at(i, j, k),
+                                    table.scan_hold_at(i, j, k),
+                                    "{variant:?} goal {goal} d{sides} ({i}, {j}, {k})"
+                                );
+                            }
+                        }
+                    }
+                }
             }
         }
     }

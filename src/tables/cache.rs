@@ -80,17 +80,24 @@ impl PigTables {
     fn slot(&self, rules: &PigRules) -> Slot {
         let tick = self.clock.fetch_add(1, Ordering::Relaxed);
         let mut entries = self.lock();
+        let mut added = false;
         let slot = Arc::clone(
             &entries
                 .entry(*rules)
                 .and_modify(|e| e.last_used = tick)
-                .or_insert_with(|| Entry {
-                    slot: Arc::new(OnceCell::new()),
-                    last_used: tick,
+                .or_insert_with(|| {
+                    added = true;
+                    Entry {
+                        slot: Arc::new(OnceCell::new()),
+                        last_used: tick,
+                    }
                 })
                 .slot,
         );
-        self.evict_beyond_budget(&mut entries, rules);
+        // The bytes counted only change when a table is added.
+        if added {
+            self.evict_beyond_budget(&mut entries, rules);
+        }
         slot
     }
 
@@ -99,7 +106,7 @@ impl PigTables {
             let unpinned_bytes: usize = entries
                 .keys()
                 .filter(|r| !self.is_pinned(r))
-                .map(|r| PigTable::state_count(r) * 8)
+                .map(PigTable::bytes_for)
                 .sum();
             if unpinned_bytes <= self.budget_bytes {
                 return;
@@ -266,7 +273,7 @@ mod tests {
     #[tokio::test]
     async fn the_cache_stays_within_its_byte_budget() {
         let dir = std::env::temp_dir().join("kibitz-cache-budget");
-        let budget = PigTable::state_count(&rules(30)) * 8 * 2;
+        let budget = PigTable::bytes_for(&rules(30)) * 2;
         let tables = Arc::new(PigTables::new(dir, budget));
         for goal in 20..=30 {
             tables.get(rules(goal)).await.unwrap();
