@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod cli;
 pub mod config;
 pub mod games;
+pub mod hash;
 pub mod http;
 pub mod matches;
 pub mod review;

@@ -85,10 +85,7 @@ struct Series<'a> {
 
 /// `seed` and `index` mixed into one stream seed (SplitMix64's finaliser).
 fn stream(seed: u64, index: u64, salt: u64) -> u64 {
-    let mut z = seed ^ salt ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
+    crate::hash::finalise(seed ^ salt ^ index.wrapping_mul(crate::hash::GOLDEN_GAMMA))
 }
 
 fn ai(level: u8) -> AiSpec {

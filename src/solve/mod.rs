@@ -1,5 +1,6 @@
 //! Search and solving, apart from the rules (games/) and from HTTP.
 
+pub mod alphabeta;
 pub mod connect_four;
 pub mod ishitori;
 pub mod limits;

@@ -9,6 +9,8 @@
 //! later request of the same game, finds the same memo entry.
 
 use crate::games::number_square::{game_end, Board, Geometry, Tile, TileBits, Wide, MAX_TILES};
+use crate::hash::mix;
+use crate::solve::alphabeta::{AlphaBeta, Bound, Horizon, Opening, Remembered, Score, Step, INFINITY, TO_THE_END};
 use crate::solve::limits::SearchLimits;
 use crate::solve::memo::{BoundedMemo, MemoStats};
 use crate::solve::Progress;
@@ -17,10 +19,8 @@ use crate::solve::Progress;
 /// only positions searched 5 plies or deeper are shared).
 pub const DEFAULT_MEMO_CAPACITY: usize = 1 << 18;
 
-/// A margin no game can reach: 144 tiles of 10^6 make 1.44 * 10^8.
-const INFINITY: i64 = 1 << 60;
 /// Memo depth meaning "searched to the end of the game on every line".
-const TO_THE_END: u8 = u8::MAX;
+const COMPLETE: u8 = u8::MAX;
 /// Nodes this close to the horizon are cheaper to search than to look up.
 const MEMO_MIN_DEPTH: u32 = 2;
 /// Only positions searched at least this deep go to the shared memo: its
@@ -29,8 +29,6 @@ const MEMO_MIN_DEPTH: u32 = 2;
 const SHARED_MIN_DEPTH: u32 = 5;
 /// The most slots in one search's own table (16 bytes each: 32 MiB).
 const LOCAL_TABLE_SLOTS: usize = 1 << 21;
-/// Check the limits once every this many nodes (a power of two).
-const LIMIT_CHECK_INTERVAL: u64 = 1024;
 /// How many moves are tried before the rest (memo move, killer).
 const FIRST_MOVES: usize = 2;
 /// A move index that is no move.
@@ -90,29 +88,13 @@ struct PositionKey {
     taken: Wide,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Bound {
-    Exact,
-    /// The true value is at least `value`.
-    Lower,
-    /// The true value is at most `value`.
-    Upper,
-}
-
 #[derive(Clone, Copy, Debug)]
 struct MemoEntry {
     value: i64,
     bound: Bound,
-    /// Plies searched below this position, or [`TO_THE_END`].
+    /// Plies searched below this position, or [`COMPLETE`].
     depth: u8,
     best_move: u8,
-}
-
-/// A search result: its value and whether no horizon estimate went into it.
-#[derive(Clone, Copy, Debug)]
-struct Score {
-    value: i64,
-    complete: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -183,21 +165,19 @@ impl NumberSquareSolver {
         limits: &SearchLimits,
         mut progress: Progress<'_, Analysis>,
     ) -> Option<Analysis> {
-        let mut search = Search::<B>::new(board, &self.memo, limits);
-        let root = B::from_wide(board.taken_bits());
-        let fingerprint = search.fingerprint(root);
+        let mut search = AlphaBeta::new(Tiles::<B>::new(board, &self.memo, limits), limits);
         let remaining = board.remaining_count() as u32;
 
-        let mut order = search.root_moves_by_tile_value(root);
+        let mut order = search.game.root_moves_by_tile_value();
         let mut finished: Option<(u32, Vec<RootMove>)> = None;
         for depth in 1..=remaining {
             // The first iteration is tiny (one ply) and always finishes, so
             // there is always a move to return.
-            search.may_abort = depth > 1;
-            if search.may_abort && limits.exhausted(search.nodes) {
+            search.may_stop = depth > 1;
+            if search.may_stop && limits.exhausted(search.nodes) {
                 break;
             }
-            let Some(moves) = search.root_iteration(root, fingerprint, depth, &order) else {
+            let Some(moves) = root_iteration(&mut search, depth, &order) else {
                 break;
             };
             order = moves.iter().map(|m| m.index).collect();
@@ -221,22 +201,19 @@ impl NumberSquareSolver {
         let (depth, mut moves) = finished?;
         let solved = moves.iter().all(|m| m.complete);
         if solved {
-            search.may_abort = true;
-            search.exact_values(root, fingerprint, &mut moves);
+            search.may_stop = true;
+            exact_values(&mut search, &mut moves);
         }
         let best = moves.first()?.clone();
-        search.store(
-            root,
-            fingerprint,
-            Score {
-                value: best.value,
-                complete: solved,
-            },
-            Bound::Exact,
+        let root = search.game.position_key();
+        let found = Remembered {
+            value: best.value,
+            bound: Bound::Exact,
             depth,
-            best.index,
-        );
-        let line = search.extend_line(root, fingerprint, best.line.clone());
+            best: Some(best.index),
+        };
+        search.game.remember(root, found, solved, 0, None);
+        let line = search.game.extend_line(best.line.clone());
         Some(Analysis {
             best_move: board.tile_of(best.index as usize),
             value: best.value,
@@ -249,10 +226,88 @@ impl NumberSquareSolver {
     }
 }
 
-/// One request's search state.
-struct Search<'a, B> {
+/// Searches every root move: the first with a full window, the others with
+/// a null window that only proves them no better than the best so far (a
+/// proof much cheaper than their exact value), searching one properly when
+/// it turns out better. `None` if the limits ran out.
+fn root_iteration<B: TileBits>(search: &mut AlphaBeta<Tiles<B>>, depth: u32, order: &[u8]) -> Option<Vec<RootMove>> {
+    let mut results = Vec::with_capacity(order.len());
+    let mut best: Option<i64> = None;
+    for &index in order {
+        let found = root_move(search, index, depth, best)?;
+        if found.bound == MoveBound::Exact {
+            best = Some(best.map_or(found.value, |b| b.max(found.value)));
+        }
+        results.push(found);
+    }
+    sort_root_moves(&mut results);
+    Some(results)
+}
+
+/// One root move's value, exact unless `better_than` is given and the move
+/// proves no better than it (then the value is an upper bound).
+fn root_move<B: TileBits>(
+    search: &mut AlphaBeta<Tiles<B>>,
+    index: u8,
+    depth: u32,
+    better_than: Option<i64>,
+) -> Option<RootMove> {
+    if search.game.ends_game(index) {
+        return Some(RootMove {
+            index,
+            value: search.game.values[index as usize],
+            bound: MoveBound::Exact,
+            complete: true,
+            line: vec![index],
+        });
+    }
+    let mut bound = MoveBound::Exact;
+    let mut score = match better_than {
+        Some(best) => {
+            bound = MoveBound::AtMost;
+            search.search_move(index, depth, 0, best, best + 1)
+        }
+        None => search.search_move(index, depth, 0, -INFINITY, INFINITY),
+    };
+    if bound == MoveBound::AtMost && better_than.is_some_and(|best| score.value > best) {
+        bound = MoveBound::Exact;
+        score = search.search_move(index, depth, 0, -INFINITY, INFINITY);
+    }
+    if search.stopped {
+        return None;
+    }
+    let mut line = vec![index];
+    line.extend_from_slice(search.line(1));
+    Some(RootMove {
+        index,
+        value: score.value,
+        bound,
+        complete: score.complete,
+        line,
+    })
+}
+
+/// Replaces the upper bounds of a solved root by exact values, searching
+/// each such move to the end of the game, for as long as the limits allow
+/// (a move left unfinished keeps its bound).
+fn exact_values<B: TileBits>(search: &mut AlphaBeta<Tiles<B>>, moves: &mut [RootMove]) {
+    let depth = search.game.untaken();
+    for found in moves.iter_mut() {
+        if found.bound == MoveBound::Exact {
+            continue;
+        }
+        match root_move(search, found.index, depth, None) {
+            Some(exact) if exact.complete => *found = exact,
+            _ => break,
+        }
+    }
+    sort_root_moves(moves);
+}
+
+/// A Number Square position under search, taken and given back tile by
+/// tile, with the search's own table and the server's shared memo.
+struct Tiles<'a, B> {
     geometry: Geometry<B>,
-    size_salt: u64,
     values: [i64; MAX_TILES],
     zobrist: [u64; MAX_TILES],
     /// The tiles untaken at the root, most valuable first (ties: lowest
@@ -260,20 +315,25 @@ struct Search<'a, B> {
     by_value: Vec<u8>,
     memo: &'a BoundedMemo<PositionKey, MemoEntry>,
     local: LocalTable,
-    limits: &'a SearchLimits,
-    nodes: u64,
-    may_abort: bool,
-    aborted: bool,
-    /// Triangular principal-variation table: row `ply` holds the best line
-    /// found from that ply, `line_lengths[ply]` long.
-    lines: Vec<[u8; MAX_TILES]>,
-    line_lengths: Vec<usize>,
+    taken: B,
+    /// The untaken tiles' (index, value) terms folded together.
+    fingerprint: u64,
     /// Per ply, the last move that caused a cutoff there.
     killers: Vec<u8>,
 }
 
-impl<'a, B: TileBits> Search<'a, B> {
-    fn new(board: &Board, memo: &'a BoundedMemo<PositionKey, MemoEntry>, limits: &'a SearchLimits) -> Self {
+/// A node's moves in order: the memo's move and the killer first, then the
+/// other legal tiles by falling value (found as they are needed: a cutoff
+/// often comes at the first).
+struct TileOrder<B> {
+    legal: B,
+    unsearched: u32,
+    first: Option<[u8; FIRST_MOVES]>,
+    slot: usize,
+}
+
+impl<'a, B: TileBits> Tiles<'a, B> {
+    fn new(board: &Board, memo: &'a BoundedMemo<PositionKey, MemoEntry>, limits: &SearchLimits) -> Self {
         let mut values = [0; MAX_TILES];
         let mut zobrist = [0; MAX_TILES];
         for (index, &value) in board.values().iter().enumerate().take(MAX_TILES) {
@@ -281,41 +341,33 @@ impl<'a, B: TileBits> Search<'a, B> {
             zobrist[index] = mix(mix(index as u64) ^ value as u64);
         }
         let geometry = Geometry::<B>::new(board.size());
+        let taken = B::from_wide(board.taken_bits());
         let mut by_value: Vec<u8> = geometry
             .full
-            .and_not(B::from_wide(board.taken_bits()))
+            .and_not(taken)
             .indices()
             .map(|index| index as u8)
             .collect();
         by_value.sort_by_key(|&index| std::cmp::Reverse(values[index as usize]));
+        let size_salt = mix(0x5157_4152_4500 + board.size() as u64);
+        let fingerprint = by_value
+            .iter()
+            .fold(size_salt, |hash, &index| hash ^ zobrist[index as usize]);
         Self {
             geometry,
             by_value,
-            size_salt: mix(0x5157_4152_4500 + board.size() as u64),
             values,
             zobrist,
             memo,
             local: LocalTable::with_room_for(expected_positions(board, limits)),
-            limits,
-            nodes: 0,
-            may_abort: false,
-            aborted: false,
-            lines: vec![[NO_MOVE; MAX_TILES]; MAX_TILES + 1],
-            line_lengths: vec![0; MAX_TILES + 1],
+            taken,
+            fingerprint,
             killers: vec![NO_MOVE; MAX_TILES + 1],
         }
     }
 
-    fn fingerprint(&self, taken: B) -> u64 {
-        self.geometry
-            .full
-            .and_not(taken)
-            .indices()
-            .fold(self.size_salt, |hash, index| hash ^ self.zobrist[index])
-    }
-
-    fn root_moves_by_tile_value(&self, taken: B) -> Vec<u8> {
-        let legal = self.geometry.legal(taken);
+    fn root_moves_by_tile_value(&self) -> Vec<u8> {
+        let legal = self.geometry.legal(self.taken);
         self.by_value
             .iter()
             .copied()
@@ -323,180 +375,13 @@ impl<'a, B: TileBits> Search<'a, B> {
             .collect()
     }
 
-    /// Searches every root move: the first with a full window, the others
-    /// with a null window that only proves them no better than the best so
-    /// far (a proof much cheaper than their exact value), searching one
-    /// properly when it turns out better. `None` if the limits ran out.
-    fn root_iteration(&mut self, root: B, fingerprint: u64, depth: u32, order: &[u8]) -> Option<Vec<RootMove>> {
-        let mut results = Vec::with_capacity(order.len());
-        let mut best: Option<i64> = None;
-        for &index in order {
-            let found = self.root_move(root, fingerprint, index, depth, best)?;
-            if found.bound == MoveBound::Exact {
-                best = Some(best.map_or(found.value, |b| b.max(found.value)));
-            }
-            results.push(found);
-        }
-        sort_root_moves(&mut results);
-        Some(results)
+    fn untaken(&self) -> u32 {
+        self.geometry.full.and_not(self.taken).count()
     }
 
-    /// One root move's value, exact unless `better_than` is given and the
-    /// move proves no better than it (then the value is an upper bound).
-    fn root_move(
-        &mut self,
-        root: B,
-        fingerprint: u64,
-        index: u8,
-        depth: u32,
-        better_than: Option<i64>,
-    ) -> Option<RootMove> {
+    fn ends_game(&self, index: u8) -> bool {
         let tile = index as usize;
-        let child = root.or(B::single(tile));
-        let points = self.values[tile];
-        if self.geometry.move_ends_game(child, tile) {
-            return Some(RootMove {
-                index,
-                value: points,
-                bound: MoveBound::Exact,
-                complete: true,
-                line: vec![index],
-            });
-        }
-        let child_fingerprint = fingerprint ^ self.zobrist[tile];
-        let mut bound = MoveBound::Exact;
-        let mut reply = match better_than {
-            Some(best) => {
-                bound = MoveBound::AtMost;
-                self.negamax(child, child_fingerprint, depth - 1, points - best - 1, points - best, 1)
-            }
-            None => self.negamax(child, child_fingerprint, depth - 1, -INFINITY, INFINITY, 1),
-        };
-        if bound == MoveBound::AtMost && better_than.is_some_and(|best| points - reply.value > best) {
-            bound = MoveBound::Exact;
-            reply = self.negamax(child, child_fingerprint, depth - 1, -INFINITY, INFINITY, 1);
-        }
-        if self.aborted {
-            return None;
-        }
-        let mut line = vec![index];
-        line.extend_from_slice(&self.lines[1][..self.line_lengths[1]]);
-        Some(RootMove {
-            index,
-            value: points - reply.value,
-            bound,
-            complete: reply.complete,
-            line,
-        })
-    }
-
-    /// Replaces the upper bounds of a solved root by exact values, searching
-    /// each such move to the end of the game, for as long as the limits
-    /// allow (a move left unfinished keeps its bound).
-    fn exact_values(&mut self, root: B, fingerprint: u64, moves: &mut [RootMove]) {
-        let depth = self.geometry.full.and_not(root).count();
-        for found in moves.iter_mut() {
-            if found.bound == MoveBound::Exact {
-                continue;
-            }
-            match self.root_move(root, fingerprint, found.index, depth, None) {
-                Some(exact) if exact.complete => *found = exact,
-                _ => break,
-            }
-        }
-        sort_root_moves(moves);
-    }
-
-    /// The value of a position still in play for the player to move, within
-    /// the window (`alpha`, `beta`), fail-soft.
-    fn negamax(&mut self, taken: B, fingerprint: u64, depth: u32, mut alpha: i64, beta: i64, ply: usize) -> Score {
-        self.nodes += 1;
-        self.line_lengths[ply] = 0;
-        if self.may_abort && self.nodes & (LIMIT_CHECK_INTERVAL - 1) == 0 && self.limits.exhausted(self.nodes) {
-            self.aborted = true;
-        }
-        if self.aborted {
-            return Score {
-                value: 0,
-                complete: false,
-            };
-        }
-        if depth == 0 {
-            return Score {
-                value: self.horizon_estimate(taken),
-                complete: false,
-            };
-        }
-
-        let mut remembered_move = NO_MOVE;
-        if depth >= MEMO_MIN_DEPTH {
-            if let Some(entry) = self.lookup(taken, fingerprint, depth) {
-                remembered_move = entry.best_move;
-                if let Some(score) = usable(&entry, depth, alpha, beta) {
-                    return score;
-                }
-            }
-        }
-
-        let legal = self.geometry.legal(taken);
-        let first = self.first_moves(legal, remembered_move, ply);
-        let mut unsearched = legal.count();
-        let alpha_at_entry = alpha;
-        let mut best = Score {
-            value: -INFINITY,
-            complete: true,
-        };
-        let mut best_move = NO_MOVE;
-        // The remembered best move and the killers first, then the others
-        // by tile value.
-        let mut slot = 0;
-        while unsearched > 0 {
-            let Some(index) = self.next_candidate(&mut slot, legal, &first) else {
-                break;
-            };
-            unsearched -= 1;
-            let score = if best_move == NO_MOVE {
-                self.search_move(taken, fingerprint, index, depth, alpha, beta, ply)
-            } else {
-                // Principal variation search: prove this move no better
-                // than the best so far with a null window, and search it
-                // properly only if that fails.
-                let probe = self.search_move(taken, fingerprint, index, depth, alpha, alpha + 1, ply);
-                if !self.aborted && probe.value > alpha && probe.value < beta {
-                    self.search_move(taken, fingerprint, index, depth, alpha, beta, ply)
-                } else {
-                    probe
-                }
-            };
-            if self.aborted {
-                return best;
-            }
-            best.complete &= score.complete;
-            if score.value > best.value {
-                best.value = score.value;
-                best_move = index;
-                if score.value > alpha {
-                    alpha = score.value;
-                    self.record_line(ply, index);
-                }
-            }
-            if alpha >= beta {
-                self.remember_killer(ply, index);
-                break;
-            }
-        }
-
-        let bound = if best.value <= alpha_at_entry {
-            Bound::Upper
-        } else if best.value >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        if depth >= MEMO_MIN_DEPTH {
-            self.store(taken, fingerprint, best, bound, depth, best_move);
-        }
-        best
+        self.geometry.move_ends_game(self.taken.or(B::single(tile)), tile)
     }
 
     /// The moves to try before the rest: the memo's best move, then this
@@ -514,64 +399,17 @@ impl<'a, B: TileBits> Search<'a, B> {
         first
     }
 
-    /// The move to search in position `slot` of the order: `first` (up to
-    /// [`NO_MOVE`]), then the other legal tiles by falling value. Advances
-    /// `slot`.
-    fn next_candidate(&self, slot: &mut usize, legal: B, first: &[u8; FIRST_MOVES]) -> Option<u8> {
-        if let Some(&index) = first.get(*slot) {
-            *slot += 1;
-            if index != NO_MOVE {
-                return Some(index);
-            }
-            *slot = FIRST_MOVES;
-        }
-        while let Some(&index) = self.by_value.get(*slot - FIRST_MOVES) {
-            *slot += 1;
-            if legal.contains(index as usize) && !first.contains(&index) {
-                return Some(index);
-            }
-        }
-        None
+    /// The fingerprint folded with the taken set itself: one 64-bit name
+    /// for the position.
+    fn position_key(&self) -> u64 {
+        let Wide([low, middle, high]) = self.taken.to_wide();
+        mix(self.fingerprint ^ mix(low ^ mix(middle ^ mix(high))))
     }
 
-    fn remember_killer(&mut self, ply: usize, index: u8) {
-        self.killers[ply] = index;
-    }
-
-    /// The mover's value of taking `index` from `taken`: its points minus
-    /// the opponent's value of what follows (nothing, if it ends the game).
-    #[allow(clippy::too_many_arguments)]
-    fn search_move(
-        &mut self,
-        taken: B,
-        fingerprint: u64,
-        index: u8,
-        depth: u32,
-        alpha: i64,
-        beta: i64,
-        ply: usize,
-    ) -> Score {
-        let tile = index as usize;
-        let child = taken.or(B::single(tile));
-        let points = self.values[tile];
-        if self.geometry.move_ends_game(child, tile) {
-            self.line_lengths[ply + 1] = 0;
-            return Score {
-                value: points,
-                complete: true,
-            };
-        }
-        let reply = self.negamax(
-            child,
-            fingerprint ^ self.zobrist[tile],
-            depth - 1,
-            points - beta,
-            points - alpha,
-            ply + 1,
-        );
-        Score {
-            value: points - reply.value,
-            complete: reply.complete,
+    fn shared_key(&self) -> PositionKey {
+        PositionKey {
+            fingerprint: self.fingerprint,
+            taken: self.taken.to_wide(),
         }
     }
 
@@ -580,8 +418,8 @@ impl<'a, B: TileBits> Search<'a, B> {
     /// them would expose). Sharing out all of them, rather than a fixed
     /// few, keeps the guess from handing one side an extra big tile at odd
     /// depths: the last tile shared is the smallest.
-    fn horizon_estimate(&self, taken: B) -> i64 {
-        let legal = self.geometry.legal(taken);
+    fn horizon_estimate(&self) -> i64 {
+        let legal = self.geometry.legal(self.taken);
         let mut unseen = legal.count();
         let mut estimate = 0;
         let mut movers_turn = true;
@@ -599,83 +437,157 @@ impl<'a, B: TileBits> Search<'a, B> {
         estimate
     }
 
-    fn record_line(&mut self, ply: usize, index: u8) {
-        let child_length = self.line_lengths[ply + 1];
-        let (upper, lower) = self.lines.split_at_mut(ply + 1);
-        let line = &mut upper[ply];
-        line[0] = index;
-        line[1..=child_length].copy_from_slice(&lower[0][..child_length]);
-        self.line_lengths[ply] = child_length + 1;
-    }
-
-    fn key(&self, taken: B, fingerprint: u64) -> PositionKey {
-        PositionKey {
-            fingerprint,
-            taken: taken.to_wide(),
+    /// Lengthens a line cut short by memo hits, following the memo's best
+    /// moves while they are legal and the game goes on.
+    fn extend_line(&mut self, mut line: Vec<u8>) -> Vec<u8> {
+        let (taken, fingerprint) = (self.taken, self.fingerprint);
+        for &index in &line {
+            self.take(index);
         }
+        while game_end(&self.geometry, self.taken).is_none() {
+            let best = self
+                .recall(&self.position_key(), u32::MAX, 0)
+                .and_then(|entry| entry.best)
+                .filter(|&index| self.geometry.legal(self.taken).contains(index as usize));
+            let Some(index) = best else {
+                break;
+            };
+            line.push(index);
+            self.take(index);
+        }
+        (self.taken, self.fingerprint) = (taken, fingerprint);
+        line
     }
 
-    fn store(&mut self, taken: B, fingerprint: u64, score: Score, bound: Bound, depth: u32, best_move: u8) {
-        let entry = MemoEntry {
-            value: score.value,
-            bound,
-            depth: if score.complete {
-                TO_THE_END
-            } else {
-                depth.min(TO_THE_END as u32 - 1) as u8
-            },
-            best_move,
+    fn take(&mut self, index: u8) {
+        self.taken = self.taken.or(B::single(index as usize));
+        self.fingerprint ^= self.zobrist[index as usize];
+    }
+}
+
+impl<B: TileBits> Horizon for Tiles<'_, B> {
+    type Move = u8;
+    type Key = u64;
+    type Node = TileOrder<B>;
+
+    const NULL_WINDOW_SIBLINGS: bool = true;
+    const KEEPS_LINES: bool = true;
+
+    fn horizon(&mut self, _ply: u32) -> Score {
+        Score::estimate(self.horizon_estimate())
+    }
+
+    fn open(&mut self, _depth: u32, _ply: u32, _alpha: i64, _beta: i64) -> Opening<TileOrder<B>> {
+        let node = TileOrder {
+            legal: B::empty(),
+            unsearched: 0,
+            first: None,
+            slot: 0,
         };
-        self.local.insert(self.local_hash(taken, fingerprint), entry);
-        if depth >= SHARED_MIN_DEPTH {
-            self.memo.insert(self.key(taken, fingerprint), entry);
-        }
+        Opening::Search { node, floor: -INFINITY }
+    }
+
+    fn key(&self, depth: u32) -> Option<u64> {
+        (depth >= MEMO_MIN_DEPTH).then(|| self.position_key())
     }
 
     /// The search's own table first, then (for deep enough nodes) the
     /// shared memo, whose hits are copied into the own table.
-    fn lookup(&mut self, taken: B, fingerprint: u64, depth: u32) -> Option<MemoEntry> {
-        let hash = self.local_hash(taken, fingerprint);
-        if let Some(entry) = self.local.get(hash) {
-            return Some(entry);
+    fn recall(&mut self, key: &u64, depth: u32, _ply: u32) -> Option<Remembered<u8>> {
+        let entry = match self.local.get(*key) {
+            Some(entry) => entry,
+            None if depth >= SHARED_MIN_DEPTH => {
+                let entry = self.memo.get(&self.shared_key())?;
+                self.local.insert(*key, entry);
+                entry
+            }
+            None => return None,
+        };
+        Some(Remembered {
+            value: entry.value,
+            bound: entry.bound,
+            depth: if entry.depth == COMPLETE {
+                TO_THE_END
+            } else {
+                u32::from(entry.depth)
+            },
+            best: (entry.best_move != NO_MOVE).then_some(entry.best_move),
+        })
+    }
+
+    fn remember(
+        &mut self,
+        key: u64,
+        found: Remembered<u8>,
+        complete: bool,
+        _ply: u32,
+        _before: Option<Remembered<u8>>,
+    ) {
+        let entry = MemoEntry {
+            value: found.value,
+            bound: found.bound,
+            depth: if complete {
+                COMPLETE
+            } else {
+                found.depth.min(u32::from(COMPLETE) - 1) as u8
+            },
+            best_move: found.best.unwrap_or(NO_MOVE),
+        };
+        self.local.insert(key, entry);
+        if found.depth >= SHARED_MIN_DEPTH {
+            self.memo.insert(self.shared_key(), entry);
         }
-        if depth < SHARED_MIN_DEPTH {
+    }
+
+    fn next_move(&mut self, order: &mut TileOrder<B>, ply: u32, remembered: Option<u8>) -> Option<u8> {
+        let first = match order.first {
+            Some(first) => first,
+            None => {
+                order.legal = self.geometry.legal(self.taken);
+                order.unsearched = order.legal.count();
+                let first = self.first_moves(order.legal, remembered.unwrap_or(NO_MOVE), ply as usize);
+                order.first = Some(first);
+                first
+            }
+        };
+        if order.unsearched == 0 {
             return None;
         }
-        let entry = self.memo.get(&self.key(taken, fingerprint))?;
-        self.local.insert(hash, entry);
-        Some(entry)
-    }
-
-    /// The fingerprint (of the untaken tiles' values) folded with the taken
-    /// set itself: one 64-bit name for the position.
-    fn local_hash(&self, taken: B, fingerprint: u64) -> u64 {
-        let Wide([low, middle, high]) = taken.to_wide();
-        mix(fingerprint ^ mix(low ^ mix(middle ^ mix(high))))
-    }
-
-    /// Lengthens a line cut short by memo hits, following the memo's best
-    /// moves while they are legal and the game goes on.
-    fn extend_line(&mut self, root: B, fingerprint: u64, mut line: Vec<u8>) -> Vec<u8> {
-        let mut taken = root;
-        let mut fingerprint = fingerprint;
-        for &index in &line {
-            taken = taken.or(B::single(index as usize));
-            fingerprint ^= self.zobrist[index as usize];
-        }
-        while game_end(&self.geometry, taken).is_none() {
-            let Some(entry) = self.lookup(taken, fingerprint, u32::MAX) else {
-                break;
-            };
-            let index = entry.best_move as usize;
-            if entry.best_move == NO_MOVE || !self.geometry.legal(taken).contains(index) {
-                break;
+        if let Some(&index) = first.get(order.slot) {
+            order.slot += 1;
+            if index != NO_MOVE {
+                order.unsearched -= 1;
+                return Some(index);
             }
-            line.push(entry.best_move);
-            taken = taken.or(B::single(index));
-            fingerprint ^= self.zobrist[index];
+            order.slot = FIRST_MOVES;
         }
-        line
+        while let Some(&index) = self.by_value.get(order.slot - FIRST_MOVES) {
+            order.slot += 1;
+            if order.legal.contains(index as usize) && !first.contains(&index) {
+                order.unsearched -= 1;
+                return Some(index);
+            }
+        }
+        None
+    }
+
+    fn play(&mut self, index: u8, _ply: u32) -> Step {
+        self.take(index);
+        let points = self.values[index as usize];
+        if self.geometry.move_ends_game(self.taken, index as usize) {
+            Step::Ends(points)
+        } else {
+            Step::Continues(points)
+        }
+    }
+
+    fn undo(&mut self, index: u8) {
+        self.taken = self.taken.and_not(B::single(index as usize));
+        self.fingerprint ^= self.zobrist[index as usize];
+    }
+
+    fn refuted_by(&mut self, index: u8, ply: u32) {
+        self.killers[ply as usize] = index;
     }
 }
 
@@ -773,30 +685,4 @@ fn expected_positions(board: &Board, limits: &SearchLimits) -> u64 {
     let by_time = (time_left.as_millis() as u64).saturating_mul(POSITIONS_PER_SECOND / 1000);
     let by_board = 1u64.checked_shl(board.remaining_count() as u32).unwrap_or(u64::MAX);
     by_time.min(limits.max_nodes()).min(by_board)
-}
-
-/// The memo entry's answer for this node, if it is deep enough and settles
-/// the window.
-fn usable(entry: &MemoEntry, depth: u32, alpha: i64, beta: i64) -> Option<Score> {
-    if (entry.depth as u32) < depth {
-        return None;
-    }
-    let score = Score {
-        value: entry.value,
-        complete: entry.depth == TO_THE_END,
-    };
-    let settles = match entry.bound {
-        Bound::Exact => true,
-        Bound::Lower => entry.value >= beta,
-        Bound::Upper => entry.value <= alpha,
-    };
-    settles.then_some(score)
-}
-
-/// SplitMix64's finaliser: spreads an integer over 64 well-mixed bits.
-fn mix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
