@@ -31,7 +31,7 @@ use crate::solve::memo::MemoStats;
 use crate::solve::Progress;
 
 use board::{Geometry, SearchBoard, INFINITY, MATE_THRESHOLD};
-use search::{is_mate, plies_of_mate, Memo, Search};
+use search::{is_mate, plies_of_mate, root_move, static_move, Cells, Memo, Search};
 
 /// Positions with at most this many empty cells keep deepening after a win
 /// is proved, so that every move's outcome gets proved too (cheap: the 4x4
@@ -127,7 +127,7 @@ impl TicTacToeSolver {
         mut progress: Progress<'_, Analysis>,
     ) -> Analysis {
         let geo = Geometry::new(position.rows(), position.cols(), position.k());
-        let mut search = Search::new(SearchBoard::new(&geo, position), &self.memo, limits);
+        let mut search = Search::new(Cells::new(SearchBoard::new(&geo, position), &self.memo), limits);
         let empties = position.board().empty_cells();
         let restricted = geo.restricts(empties);
 
@@ -136,8 +136,8 @@ impl TicTacToeSolver {
             .into_iter()
             .map(|index| RootMove {
                 index,
-                score: search.static_move(index),
-                searched: !restricted || search.board.is_near_stone(index),
+                score: static_move(&mut search, index),
+                searched: !restricted || search.game.board.is_near_stone(index),
             })
             .collect();
         let statics: Vec<i32> = root.iter().map(|m| m.score).collect();
@@ -237,7 +237,7 @@ fn deepen(search: &mut Search, root: &[RootMove], depth: u32, restricted: bool) 
         } else {
             -INFINITY
         };
-        let score = search.root_move(root[slot].index, depth, alpha);
+        let score = root_move(search, root[slot].index, depth, alpha);
         if search.stopped {
             return None;
         }
@@ -310,7 +310,7 @@ impl Judge {
 /// known.
 fn principal_variation(search: &mut Search, first: usize, depth: u32, restricted: bool) -> Vec<usize> {
     let mut line = vec![first];
-    let mut over = search.board.play(first) || search.board.is_full();
+    let mut over = search.game.board.play(first) || search.game.board.is_full();
     while !over && (line.len() as u32) < depth {
         let remaining = depth - line.len() as u32;
         let searched = if restricted || search.stopped {
@@ -320,15 +320,15 @@ fn principal_variation(search: &mut Search, first: usize, depth: u32, restricted
         };
         let next = searched.or_else(|| remembered_reply(search));
         match next {
-            Some(cell) if search.board.is_empty_cell(cell) => {
+            Some(cell) if search.game.board.is_empty_cell(cell) => {
                 line.push(cell);
-                over = search.board.play(cell) || search.board.is_full();
+                over = search.game.board.play(cell) || search.game.board.is_full();
             }
             _ => break,
         }
     }
     for &cell in line.iter().rev() {
-        search.board.undo(cell);
+        search.game.board.undo(cell);
     }
     line
 }
@@ -337,9 +337,9 @@ fn principal_variation(search: &mut Search, first: usize, depth: u32, restricted
 /// equals; None if the limits ran out.
 fn searched_reply(search: &mut Search, depth: u32) -> Option<usize> {
     let mut best: Option<(i32, usize)> = None;
-    for cell in 0..search.board.geo.cells {
-        if search.board.is_empty_cell(cell) {
-            let score = search.root_move(cell, depth, -INFINITY);
+    for cell in 0..search.game.board.geo.cells {
+        if search.game.board.is_empty_cell(cell) {
+            let score = root_move(search, cell, depth, -INFINITY);
             if search.stopped {
                 return None;
             }
@@ -354,14 +354,14 @@ fn searched_reply(search: &mut Search, depth: u32) -> Option<usize> {
 /// A winning move if there is one, else the memo's move, else the forced
 /// block.
 fn remembered_reply(search: &mut Search) -> Option<usize> {
-    let me = search.board.to_move;
+    let me = search.game.board.to_move;
     let mut cells = Vec::new();
-    search.board.winning_cells(me, &mut cells);
+    search.game.board.winning_cells(me, &mut cells);
     if let Some(&win) = cells.first() {
         return Some(win as usize);
     }
-    search.stored_move().or_else(|| {
-        search.board.winning_cells(1 - me, &mut cells);
+    search.game.stored_move().or_else(|| {
+        search.game.board.winning_cells(1 - me, &mut cells);
         cells.first().map(|&c| c as usize)
     })
 }

@@ -1,5 +1,6 @@
-//! Negamax with alpha-beta over a [`SearchBoard`], sharing a memo of
-//! bounded results with every other search.
+//! The m,n,k board under the generic alpha-beta ([`AlphaBeta`]): its move
+//! order, its verdicts that need no search, its horizon estimate and its
+//! memo entries, keyed by the board's canonical image.
 //!
 //! What a node's value means: the best score for the mover found by this
 //! procedure at the given remaining depth. Wins and losses are only ever
@@ -17,14 +18,11 @@
 //! Likewise a node whose opponent can no longer complete any line is worth
 //! at least a draw, and one whose mover cannot is worth at most a draw.
 
-use crate::solve::limits::SearchLimits;
+use crate::solve::alphabeta::{AlphaBeta, Bound, Horizon, Opening, Remembered, Score, Step, TO_THE_END};
 use crate::solve::memo::BoundedMemo;
 
 use super::board::{BoardKey, SearchBoard, HEURISTIC_CAP, INFINITY, MATE_THRESHOLD, WIN};
 
-/// Check the clock and the node budget this often: a node on a 19x19 board
-/// costs about 10 microseconds, so the deadline is overrun by about 3 ms.
-const CHECK_EVERY: u64 = 256;
 /// Restricted nodes search at most this many candidates, plus every move
 /// that makes a threat (those decide tactics and must not be cut).
 const BEAM: usize = 12;
@@ -33,15 +31,6 @@ const NO_MOVE: u16 = u16::MAX;
 const MEMO_MIN_DEPTH: u32 = 3;
 /// Marks a threat-making move while sorting (cells are below 361).
 const THREAT_FLAG: u16 = 1 << 14;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    /// The value is at least the stored score.
-    Lower,
-    /// The value is at most the stored score.
-    Upper,
-}
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct MemoKey {
@@ -63,6 +52,9 @@ pub struct MemoEntry {
 }
 
 pub type Memo = BoundedMemo<MemoKey, MemoEntry>;
+
+/// One search of a tic-tac-toe position.
+pub type Search<'a> = AlphaBeta<'a, Cells<'a>>;
 
 pub fn is_mate(score: i32) -> bool {
     score.abs() >= MATE_THRESHOLD
@@ -91,12 +83,11 @@ fn from_memo(score: i32, ply: u32) -> i32 {
     }
 }
 
-/// A stored result answers a search to `depth` if it was searched at least
-/// as deep, or if it is a proved win or loss (those hold at any depth).
-fn answers(entry: &MemoEntry, depth: u32) -> bool {
+/// A proved win or loss holds at any depth.
+fn proved(entry: &MemoEntry) -> bool {
     let proved_win = entry.score >= MATE_THRESHOLD && entry.bound != Bound::Upper;
     let proved_loss = entry.score <= -MATE_THRESHOLD && entry.bound != Bound::Lower;
-    entry.depth as u32 >= depth || proved_win || proved_loss
+    proved_win || proved_loss
 }
 
 fn win_in(plies: u32) -> i32 {
@@ -107,25 +98,34 @@ fn loss_in(plies: u32) -> i32 {
     -win_in(plies)
 }
 
-pub struct Search<'a> {
+/// Scores stay within `INFINITY`, which fits an `i32`.
+fn narrow(value: i64) -> i32 {
+    value.clamp(-i64::from(INFINITY), i64::from(INFINITY)) as i32
+}
+
+/// The board under search and where its results are remembered.
+pub struct Cells<'a> {
     pub board: SearchBoard<'a>,
     memo: &'a Memo,
-    limits: &'a SearchLimits,
-    pub nodes: u64,
-    pub stopped: bool,
     /// Move lists reused per ply, to avoid allocating at every node.
     buffers: Vec<Vec<(i32, u16)>>,
     cells_scratch: Vec<u16>,
 }
 
-impl<'a> Search<'a> {
-    pub fn new(board: SearchBoard<'a>, memo: &'a Memo, limits: &'a SearchLimits) -> Search<'a> {
-        Search {
+/// How a node hands out its moves: the one forced block, or every
+/// candidate ordered when the first is asked for.
+pub struct CellOrder {
+    block: Option<u16>,
+    restricted: bool,
+    moves: Option<Vec<(i32, u16)>>,
+    next: usize,
+}
+
+impl<'a> Cells<'a> {
+    pub fn new(board: SearchBoard<'a>, memo: &'a Memo) -> Cells<'a> {
+        Cells {
             board,
             memo,
-            limits,
-            nodes: 0,
-            stopped: false,
             buffers: Vec::new(),
             cells_scratch: Vec::new(),
         }
@@ -141,31 +141,6 @@ impl<'a> Search<'a> {
             board,
         };
         (key, symmetry)
-    }
-
-    fn count_node(&mut self) {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) && self.limits.exhausted(self.nodes) {
-            self.stopped = true;
-        }
-    }
-
-    /// Score of the root move `cell` searched to `depth` plies in all
-    /// (including the move itself), from the root mover's point of view.
-    /// Fails low (returns an upper bound <= `alpha`) when it cannot beat
-    /// `alpha`; pass `-INFINITY` for an exact value.
-    pub fn root_move(&mut self, cell: usize, depth: u32, alpha: i32) -> i32 {
-        self.count_node();
-        let won = self.board.play(cell);
-        let score = if won {
-            win_in(1)
-        } else if self.board.is_full() {
-            0
-        } else {
-            -self.negamax(depth.saturating_sub(1), 1, -INFINITY, -alpha)
-        };
-        self.board.undo(cell);
-        score
     }
 
     /// The verdicts that need no search, shared by inner and horizon nodes:
@@ -203,138 +178,11 @@ impl<'a> Search<'a> {
     }
 
     /// A node at the search horizon: a certain verdict, else the estimate.
-    fn horizon(&mut self, ply: u32) -> i32 {
+    fn horizon_score(&mut self, ply: u32) -> i32 {
         match self.quick_verdict(ply, -INFINITY, INFINITY) {
             Err(score) => score,
             Ok(_) => self.board.heuristic(),
         }
-    }
-
-    /// Estimate of root move `cell` from a one-ply look, never interrupted
-    /// (the answer of last resort when the limits allow nothing more).
-    pub fn static_move(&mut self, cell: usize) -> i32 {
-        self.nodes += 1;
-        let won = self.board.play(cell);
-        let score = if won {
-            win_in(1)
-        } else if self.board.is_full() {
-            0
-        } else {
-            -self.horizon(1)
-        };
-        self.board.undo(cell);
-        score
-    }
-
-    fn negamax(&mut self, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
-        self.count_node();
-        if self.stopped {
-            return 0;
-        }
-        let depth = depth.min(self.board.empties() as u32);
-        if depth == 0 {
-            return self.horizon(ply);
-        }
-        let single_block = match self.quick_verdict(ply, alpha, beta) {
-            Err(score) => return score,
-            Ok(block) => block,
-        };
-        let forced = single_block.is_some();
-        let they_can_win = self.board.can_still_win(1 - self.board.to_move);
-        let empties = self.board.empties();
-        // Near the horizon a search is cheaper than a memo round trip.
-        let memo_slot = (depth >= MEMO_MIN_DEPTH).then(|| self.memo_key());
-        let stored = memo_slot.as_ref().and_then(|(key, _)| self.memo.get(key));
-        let symmetry = memo_slot.as_ref().map_or(0, |slot| slot.1);
-        let mut memo_move = None;
-        if let Some(entry) = stored {
-            if answers(&entry, depth) {
-                let score = from_memo(entry.score, ply);
-                let settled = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if settled {
-                    return score;
-                }
-            }
-            if entry.best != NO_MOVE {
-                memo_move = Some(self.board.geo.inverses[symmetry][entry.best as usize]);
-            }
-        }
-
-        let alpha_in = alpha;
-        let restricted = !forced && self.board.geo.restricts(empties);
-        // Values no move has to beat: see the module notes.
-        let mut best = -INFINITY;
-        if restricted {
-            best = -HEURISTIC_CAP;
-        }
-        if !they_can_win {
-            best = best.max(0);
-        }
-        if best >= beta {
-            return best;
-        }
-        alpha = alpha.max(best);
-
-        let moves = match single_block {
-            Some(cell) => vec![(0, cell)],
-            None => self.ordered_moves(ply as usize, memo_move, restricted),
-        };
-        let mut best_move = NO_MOVE;
-        for &(_, cell) in &moves {
-            let cell = cell as usize;
-            let won = self.board.play(cell);
-            let score = if won {
-                win_in(ply + 1)
-            } else if self.board.is_full() {
-                0
-            } else {
-                -self.negamax(depth - 1, ply + 1, -beta, -alpha)
-            };
-            self.board.undo(cell);
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                best_move = cell as u16;
-                alpha = alpha.max(score);
-                if alpha >= beta {
-                    break;
-                }
-            }
-        }
-        self.return_buffer(ply as usize, moves);
-        if self.stopped {
-            return 0;
-        }
-
-        let bound = if best <= alpha_in {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        let keep_old = stored.is_some_and(|old| old.bound == Bound::Exact && old.depth as u32 > depth);
-        if let (false, Some((key, _))) = (keep_old, memo_slot) {
-            let best_canonical = if best_move == NO_MOVE {
-                NO_MOVE
-            } else {
-                self.board.geo.symmetries[symmetry][best_move as usize]
-            };
-            let entry = MemoEntry {
-                score: to_memo(best, ply),
-                depth: depth as u16,
-                bound,
-                best: best_canonical,
-            };
-            self.memo.insert(key, entry);
-        }
-        best
     }
 
     /// The moves to try, best first: the memo's move, then by priority.
@@ -376,18 +224,160 @@ impl<'a> Search<'a> {
         moves
     }
 
-    fn return_buffer(&mut self, ply: usize, moves: Vec<(i32, u16)>) {
-        if let Some(slot) = self.buffers.get_mut(ply) {
-            *slot = moves;
-        }
-    }
-
     /// The memo's best move for the current position, in real coordinates.
     pub fn stored_move(&self) -> Option<usize> {
         let (key, symmetry) = self.memo_key();
         let entry = self.memo.get(&key)?;
         (entry.best != NO_MOVE).then(|| self.board.geo.inverses[symmetry][entry.best as usize] as usize)
     }
+}
+
+impl Horizon for Cells<'_> {
+    type Move = u16;
+    type Key = (MemoKey, usize);
+    type Node = CellOrder;
+
+    const NULL_WINDOW_SIBLINGS: bool = false;
+    const KEEPS_LINES: bool = false;
+
+    fn horizon(&mut self, ply: u32) -> Score {
+        Score::estimate(i64::from(self.horizon_score(ply)))
+    }
+
+    fn clamp_depth(&self, depth: u32) -> u32 {
+        depth.min(self.board.empties() as u32)
+    }
+
+    fn open(&mut self, _depth: u32, ply: u32, alpha: i64, beta: i64) -> Opening<CellOrder> {
+        let block = match self.quick_verdict(ply, narrow(alpha), narrow(beta)) {
+            Err(score) => return Opening::Settled(Score::estimate(i64::from(score))),
+            Ok(block) => block,
+        };
+        let they_can_win = self.board.can_still_win(1 - self.board.to_move);
+        let restricted = block.is_none() && self.board.geo.restricts(self.board.empties());
+        // Values no move has to beat: see the module notes.
+        let mut floor = -INFINITY;
+        if restricted {
+            floor = -HEURISTIC_CAP;
+        }
+        if !they_can_win {
+            floor = floor.max(0);
+        }
+        let node = CellOrder {
+            block,
+            restricted,
+            moves: None,
+            next: 0,
+        };
+        Opening::Search {
+            node,
+            floor: i64::from(floor),
+        }
+    }
+
+    fn key(&self, depth: u32) -> Option<(MemoKey, usize)> {
+        // Near the horizon a search is cheaper than a memo round trip.
+        (depth >= MEMO_MIN_DEPTH).then(|| self.memo_key())
+    }
+
+    fn recall(&mut self, (key, symmetry): &(MemoKey, usize), _depth: u32, ply: u32) -> Option<Remembered<u16>> {
+        let entry = self.memo.get(key)?;
+        Some(Remembered {
+            value: i64::from(from_memo(entry.score, ply)),
+            bound: entry.bound,
+            depth: if proved(&entry) {
+                TO_THE_END
+            } else {
+                u32::from(entry.depth)
+            },
+            best: (entry.best != NO_MOVE).then(|| self.board.geo.inverses[*symmetry][entry.best as usize]),
+        })
+    }
+
+    fn remember(
+        &mut self,
+        (key, symmetry): (MemoKey, usize),
+        found: Remembered<u16>,
+        _complete: bool,
+        ply: u32,
+        before: Option<Remembered<u16>>,
+    ) {
+        if before.is_some_and(|old| old.bound == Bound::Exact && old.depth > found.depth) {
+            return;
+        }
+        let entry = MemoEntry {
+            score: to_memo(narrow(found.value), ply),
+            depth: found.depth as u16,
+            bound: found.bound,
+            best: found
+                .best
+                .map_or(NO_MOVE, |cell| self.board.geo.symmetries[symmetry][cell as usize]),
+        };
+        self.memo.insert(key, entry);
+    }
+
+    fn next_move(&mut self, order: &mut CellOrder, ply: u32, remembered: Option<u16>) -> Option<u16> {
+        if order.moves.is_none() {
+            let moves = match order.block {
+                Some(cell) => vec![(0, cell)],
+                None => self.ordered_moves(ply as usize, remembered, order.restricted),
+            };
+            order.moves = Some(moves);
+        }
+        let cell = order.moves.as_ref()?.get(order.next)?.1;
+        order.next += 1;
+        Some(cell)
+    }
+
+    fn close(&mut self, order: CellOrder, ply: u32) {
+        if let (Some(moves), Some(slot)) = (order.moves, self.buffers.get_mut(ply as usize)) {
+            *slot = moves;
+        }
+    }
+
+    fn play(&mut self, cell: u16, ply: u32) -> Step {
+        if self.board.play(cell as usize) {
+            Step::Ends(i64::from(win_in(ply + 1)))
+        } else if self.board.is_full() {
+            Step::Ends(0)
+        } else {
+            Step::Continues(0)
+        }
+    }
+
+    fn undo(&mut self, cell: u16) {
+        self.board.undo(cell as usize);
+    }
+}
+
+/// Score of the root move `cell` searched to `depth` plies in all
+/// (including the move itself), from the root mover's point of view.
+/// Fails low (returns an upper bound <= `alpha`) when it cannot beat
+/// `alpha`; pass `-INFINITY` for an exact value.
+pub fn root_move(search: &mut Search, cell: usize, depth: u32, alpha: i32) -> i32 {
+    search.count_node();
+    narrow(
+        search
+            .search_move(cell as u16, depth, 0, i64::from(alpha), i64::from(INFINITY))
+            .value,
+    )
+}
+
+/// Estimate of root move `cell` from a one-ply look, never interrupted
+/// (the answer of last resort when the limits allow nothing more).
+pub fn static_move(search: &mut Search, cell: usize) -> i32 {
+    search.nodes += 1;
+    let cells = &mut search.game;
+    let won = cells.board.play(cell);
+    let score = if won {
+        win_in(1)
+    } else if cells.board.is_full() {
+        0
+    } else {
+        -cells.horizon_score(1)
+    };
+    cells.board.undo(cell);
+    score
 }
 
 pub fn plies_of_mate(score: i32) -> u32 {
