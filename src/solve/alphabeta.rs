@@ -330,3 +330,201 @@ impl<'a, G: Horizon> AlphaBeta<'a, G> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::time::Duration;
+
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::*;
+
+    /// Coins in a row; a player takes the first or the last and scores it.
+    /// `PVS` picks the sibling search under test.
+    struct Coins<const PVS: bool> {
+        coins: Vec<i64>,
+        first: usize,
+        last: usize,
+        /// None: nothing is remembered, so every line runs to the end.
+        memo: Option<HashMap<(usize, usize), Remembered<bool>>>,
+    }
+
+    impl<const PVS: bool> Coins<PVS> {
+        fn new(coins: &[i64], remembering: bool) -> Self {
+            Coins {
+                coins: coins.to_vec(),
+                first: 0,
+                last: coins.len(),
+                memo: remembering.then(HashMap::new),
+            }
+        }
+    }
+
+    impl<const PVS: bool> Horizon for Coins<PVS> {
+        /// true: the last coin.
+        type Move = bool;
+        type Key = (usize, usize);
+        type Node = u8;
+
+        const NULL_WINDOW_SIBLINGS: bool = PVS;
+        const KEEPS_LINES: bool = true;
+
+        fn horizon(&mut self, _ply: u32) -> Score {
+            Score::estimate(0)
+        }
+
+        fn open(&mut self, _depth: u32, _ply: u32, _alpha: i64, _beta: i64) -> Opening<u8> {
+            Opening::Search {
+                node: 0,
+                floor: -INFINITY,
+            }
+        }
+
+        fn key(&self, _depth: u32) -> Option<(usize, usize)> {
+            self.memo.is_some().then_some((self.first, self.last))
+        }
+
+        fn recall(&mut self, key: &(usize, usize), _depth: u32, _ply: u32) -> Option<Remembered<bool>> {
+            self.memo.as_ref()?.get(key).copied()
+        }
+
+        fn remember(
+            &mut self,
+            key: (usize, usize),
+            mut found: Remembered<bool>,
+            complete: bool,
+            _ply: u32,
+            _before: Option<Remembered<bool>>,
+        ) {
+            if complete {
+                found.depth = TO_THE_END;
+            }
+            if let Some(memo) = self.memo.as_mut() {
+                memo.insert(key, found);
+            }
+        }
+
+        fn next_move(&mut self, tried: &mut u8, _ply: u32, remembered: Option<bool>) -> Option<bool> {
+            let order = match remembered {
+                Some(true) => [true, false],
+                _ => [false, true],
+            };
+            let next = order.get(usize::from(*tried)).copied();
+            *tried += 1;
+            // One coin left: both ends are the same move.
+            next.filter(|_| *tried == 1 || self.last - self.first > 1)
+        }
+
+        fn play(&mut self, last: bool, _ply: u32) -> Step {
+            let coin = if last {
+                self.last -= 1;
+                self.coins[self.last]
+            } else {
+                self.first += 1;
+                self.coins[self.first - 1]
+            };
+            if self.first == self.last {
+                Step::Ends(coin)
+            } else {
+                Step::Continues(coin)
+            }
+        }
+
+        fn undo(&mut self, last: bool) {
+            if last {
+                self.last += 1;
+            } else {
+                self.first -= 1;
+            }
+        }
+    }
+
+    fn brute_force(coins: &[i64]) -> i64 {
+        match coins {
+            [] => 0,
+            [only] => *only,
+            [head, rest @ ..] => {
+                let (init, tail) = coins.split_at(coins.len() - 1);
+                (head - brute_force(rest)).max(tail[0] - brute_force(init))
+            }
+        }
+    }
+
+    fn solve<const PVS: bool>(
+        coins: &[i64],
+        remembering: bool,
+        depth: u32,
+        limits: &SearchLimits,
+    ) -> (Score, Vec<bool>) {
+        let mut search = AlphaBeta::new(Coins::<PVS>::new(coins, remembering), limits);
+        let score = search.negamax(depth, 0, -INFINITY, INFINITY);
+        (score, search.line(0).to_vec())
+    }
+
+    /// The value of playing `line` to the end (each move's coin to its
+    /// mover, as the first player's margin).
+    fn margin_along(coins: &[i64], line: &[bool]) -> i64 {
+        let (mut first, mut last, mut sign, mut margin) = (0, coins.len(), 1, 0);
+        for &from_end in line {
+            let coin = if from_end {
+                last -= 1;
+                coins[last]
+            } else {
+                first += 1;
+                coins[first - 1]
+            };
+            margin += sign * coin;
+            sign = -sign;
+        }
+        margin
+    }
+
+    #[test]
+    fn full_depth_searches_equal_a_brute_force_and_are_complete() {
+        let mut rng = StdRng::seed_from_u64(7);
+        let limits = SearchLimits::within(Duration::from_secs(60));
+        for _ in 0..300 {
+            let length = rng.gen_range(2..=11);
+            let coins: Vec<i64> = (0..length).map(|_| rng.gen_range(-20..=20)).collect();
+            let exact = brute_force(&coins);
+            for remembering in [true, false] {
+                let searches = [
+                    solve::<true>(&coins, remembering, 20, &limits),
+                    solve::<false>(&coins, remembering, 20, &limits),
+                ];
+                for (score, line) in searches {
+                    assert_eq!(score, Score::exact(exact), "{coins:?}");
+                    // A memo hit cuts the line short; without a memo it is whole.
+                    if !remembering {
+                        assert_eq!(line.len(), length, "{coins:?}: the line reaches the end");
+                        assert_eq!(
+                            margin_along(&coins, &line),
+                            exact,
+                            "{coins:?}: the line earns the value"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_short_of_the_end_is_not_complete() {
+        let coins = [3, -1, 4, 1, -5, 9, 2, 6];
+        let limits = SearchLimits::within(Duration::from_secs(60));
+        let (score, _) = solve::<true>(&coins, true, 3, &limits);
+        assert!(!score.complete);
+    }
+
+    #[test]
+    fn a_spent_node_budget_stops_the_search() {
+        let coins: Vec<i64> = (0..24).map(|i| (i * 7919) % 31 - 15).collect();
+        let limits = SearchLimits::within(Duration::from_secs(60)).with_max_nodes(1_000);
+        let mut search = AlphaBeta::new(Coins::<true>::new(&coins, true), &limits);
+        search.negamax(24, 0, -INFINITY, INFINITY);
+        assert!(search.stopped);
+        assert!(search.nodes < 1_000 + CHECK_EVERY);
+    }
+}
