@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use axum::body::Bytes;
-use axum::extract::{FromRef, State};
+use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{FuturesUnordered, StreamExt};
@@ -21,7 +21,6 @@ use super::error::ApiError;
 use super::extract::{parse_object, ApiJson};
 use super::search::SharedDeadline;
 use super::state::AppState;
-use super::tictactoe::TicTacToeState;
 use super::{connect_four, ishitori, nine_square, number_square, pig, tictactoe};
 
 /// The games a position may name, as `GET /games` lists them.
@@ -70,7 +69,6 @@ pub async fn analyze(
         )));
     }
     let shared = SharedDeadline::starting_now(state.config.search_budget_ms(request.max_ms));
-    let tictactoe = TicTacToeState::from_ref(&state);
     // As many positions in flight as the pool has workers: searches use
     // every worker, while a batch never queues more at the pool's door than
     // a worker each (other requests keep their turn). An answer that needs
@@ -83,7 +81,7 @@ pub async fn analyze(
     loop {
         while running.len() < in_flight {
             let Some((i, position)) = waiting.next() else { break };
-            running.push(answer_in_time(i, &state, &tictactoe, position, shared));
+            running.push(answer_in_time(i, &state, position, shared));
         }
         let Some((i, answer)) = running.next().await else { break };
         results[i] = Some(answer);
@@ -130,24 +128,18 @@ fn body(results: Vec<Option<Result<Bytes, ApiError>>>) -> Response {
 async fn answer_in_time(
     i: usize,
     state: &AppState,
-    tictactoe: &TicTacToeState,
     position: Box<RawValue>,
     shared: SharedDeadline,
 ) -> (usize, Result<Bytes, ApiError>) {
     let cutoff = tokio::time::Instant::from_std(shared.at() + GRACE);
-    let answer = tokio::time::timeout_at(cutoff, answer(state, tictactoe, position.get(), shared))
+    let answer = tokio::time::timeout_at(cutoff, answer(state, position.get(), shared))
         .await
         .unwrap_or_else(|_| Err(shared.ran_out()));
     (i, answer)
 }
 
 /// One position's answer, as its game's endpoint would give it.
-async fn answer(
-    state: &AppState,
-    tictactoe: &TicTacToeState,
-    position: &str,
-    shared: SharedDeadline,
-) -> Result<Bytes, ApiError> {
+async fn answer(state: &AppState, position: &str, shared: SharedDeadline) -> Result<Bytes, ApiError> {
     let json = position.as_bytes();
     let game = match serde_json::from_slice::<Tag>(json) {
         Ok(Tag { game }) => game,
@@ -160,7 +152,7 @@ async fn answer(
     let shared = Some(shared);
     match game.as_ref().and_then(|g| g.as_str()) {
         Some("pig") => to_json(pig::decide(state, parse_object(json)?).await),
-        Some("tictactoe") => tictactoe::analyse(tictactoe, parse_object(json)?, shared, None).await,
+        Some("tictactoe") => tictactoe::analyse(state, parse_object(json)?, shared, None).await,
         Some("ishitori") => to_json(ishitori::analyse(state, parse_object(json)?, shared).await),
         Some("number-square") => to_json(number_square::analyse(state, parse_object(json)?, shared, None).await),
         Some("nine-square") => to_json(nine_square::analyse(state, parse_object(json)?, shared, None).await),

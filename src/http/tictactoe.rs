@@ -8,21 +8,19 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::{FromRef, State};
+use axum::extract::State;
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
 use super::error::ApiError;
 use super::extract::ApiJson;
-use super::pool::SearchPool;
 use super::search::{run_search_cheap_first, Attempt, SearchBudget, SharedDeadline};
 use super::state::AppState;
 use super::stream::{self, Lines};
-use crate::config::Config;
 use crate::games::tictactoe::Position;
 use crate::solve::memo::{BoundedMemo, MemoStats};
-use crate::solve::tictactoe::{Analysis, Outcome, TicTacToeSolver};
+use crate::solve::tictactoe::{Analysis, Outcome};
 
 /// Bodies larger than this (boards of more than about 100 cells) are not
 /// kept, so that the cache's memory stays below capacity x this.
@@ -78,28 +76,6 @@ impl AnswerCache {
             },
             BoundedMemo::stats,
         )
-    }
-}
-
-/// The part of the state this endpoint uses. Extracting it clones four
-/// `Arc`s rather than all of [`AppState`]'s, whose reference counting shows
-/// in profiles of warm requests.
-#[derive(Clone)]
-pub struct TicTacToeState {
-    config: Arc<Config>,
-    solver: Arc<TicTacToeSolver>,
-    answers: Arc<AnswerCache>,
-    search_pool: Arc<SearchPool>,
-}
-
-impl FromRef<AppState> for TicTacToeState {
-    fn from_ref(state: &AppState) -> Self {
-        TicTacToeState {
-            config: Arc::clone(&state.config),
-            solver: Arc::clone(&state.solvers.tictactoe),
-            answers: Arc::clone(&state.tictactoe_answers),
-            search_pool: Arc::clone(&state.search_pool),
-        }
     }
 }
 
@@ -194,7 +170,7 @@ fn response(position: &Position, analysis: &Analysis) -> MoveResponse {
 }
 
 pub async fn best_move(
-    State(state): State<TicTacToeState>,
+    State(state): State<AppState>,
     headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
 ) -> Result<Response, ApiError> {
@@ -210,7 +186,7 @@ pub async fn best_move(
 /// (whose `shared` deadline the search keeps to); the search's
 /// intermediate answers go to `lines` when there are any.
 pub async fn analyse(
-    state: &TicTacToeState,
+    state: &AppState,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
     lines: Option<Lines>,
@@ -219,7 +195,7 @@ pub async fn analyse(
         board: request.board,
         k: request.k,
     };
-    if let Some(body) = state.answers.get(&key) {
+    if let Some(body) = state.tictactoe_answers.get(&key) {
         return Ok(body);
     }
     let k = match key.k {
@@ -230,7 +206,7 @@ pub async fn analyse(
         ),
     };
     let position = Position::parse(&key.board, k)?;
-    let solver = Arc::clone(&state.solver);
+    let solver = Arc::clone(&state.solvers.tictactoe);
     let searched = position.clone();
     let analysis = run_search_cheap_first(
         &state.config,
@@ -249,6 +225,6 @@ pub async fn analyse(
     )
     .await?;
     let body = Bytes::from(serde_json::to_vec(&response(&position, &analysis)).map_err(|e| ApiError::internal(&e))?);
-    state.answers.offer(key, &analysis, &body);
+    state.tictactoe_answers.offer(key, &analysis, &body);
     Ok(body)
 }
