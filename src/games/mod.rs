@@ -7,4 +7,5 @@ pub mod ishitori;
 pub mod nine_square;
 pub mod number_square;
 pub mod pig;
+pub mod player;
 pub mod tictactoe;

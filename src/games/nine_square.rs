@@ -15,7 +15,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::game::{self, GameOutcome, Seat, Turn as GameTurn};
+use super::game::{self, GameOutcome, Turn as GameTurn};
 
 /// Cells on a side of the grid.
 pub const SIDE: usize = 9;
@@ -38,52 +38,18 @@ pub const GRID_LINE_POINTS: u32 = 3;
 /// 4 box lines and 4 grid lines.
 const MAX_LINES_PER_CELL: usize = 8;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    X,
-    O,
+pub use super::player::Player;
+
+/// The cell code a mark of `player` is stored as (0 is empty).
+fn mark_of(player: Player) -> u8 {
+    player.seat() as u8 + 1
 }
 
-impl Player {
-    pub fn opponent(self) -> Player {
-        match self {
-            Player::X => Player::O,
-            Player::O => Player::X,
-        }
-    }
-
-    pub fn symbol(self) -> char {
-        match self {
-            Player::X => 'X',
-            Player::O => 'O',
-        }
-    }
-
-    /// 0 for X, 1 for O: the index into per-player tables.
-    pub(crate) fn index(self) -> usize {
-        match self {
-            Player::X => 0,
-            Player::O => 1,
-        }
-    }
-
-    /// The cell code a mark of this player is stored as.
-    fn mark(self) -> u8 {
-        self.index() as u8 + 1
-    }
-
-    fn from_mark(mark: u8) -> Option<Player> {
-        match mark {
-            1 => Some(Player::X),
-            2 => Some(Player::O),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.symbol())
+fn player_of(mark: u8) -> Option<Player> {
+    match mark {
+        1 => Some(Player::X),
+        2 => Some(Player::O),
+        _ => None,
     }
 }
 
@@ -282,7 +248,7 @@ impl Board {
     }
 
     pub fn get(&self, at: Coord) -> Option<Player> {
-        Player::from_mark(self.cells[at.index()])
+        player_of(self.cells[at.index()])
     }
 
     pub fn score(&self) -> Score {
@@ -309,11 +275,7 @@ impl Board {
     pub fn rows(&self) -> Vec<String> {
         self.cells
             .chunks(SIDE)
-            .map(|row| {
-                row.iter()
-                    .map(|&m| Player::from_mark(m).map_or('.', Player::symbol))
-                    .collect()
-            })
+            .map(|row| row.iter().map(|&m| player_of(m).map_or('.', Player::symbol)).collect())
             .collect()
     }
 
@@ -343,8 +305,8 @@ impl Board {
     #[inline]
     pub(crate) fn place_index(&mut self, cell: usize, player: Player) {
         debug_assert!(self.cells[cell] == 0);
-        let p = player.index();
-        self.cells[cell] = player.mark();
+        let p = player.seat();
+        self.cells[cell] = mark_of(player);
         self.empty -= 1;
         for &line in lines_through(cell) {
             let line = usize::from(line);
@@ -358,11 +320,11 @@ impl Board {
     /// The search's fast path: `cell` must be below 81 and occupied.
     #[inline]
     pub(crate) fn unplace_index(&mut self, cell: usize) {
-        let Some(player) = Player::from_mark(self.cells[cell]) else {
+        let Some(player) = player_of(self.cells[cell]) else {
             debug_assert!(false, "unplacing an empty cell");
             return;
         };
-        let p = player.index();
+        let p = player.seat();
         self.cells[cell] = 0;
         self.empty += 1;
         for &line in lines_through(cell) {
@@ -674,21 +636,6 @@ impl Game {
             Turn::Roll(player.opponent())
         };
         Ok(())
-    }
-}
-
-impl Player {
-    /// The seat that plays this mark: X rolls first.
-    pub fn seat(self) -> Seat {
-        self.index()
-    }
-
-    pub fn of_seat(seat: Seat) -> Player {
-        if seat == 0 {
-            Player::X
-        } else {
-            Player::O
-        }
     }
 }
 

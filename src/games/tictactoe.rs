@@ -13,9 +13,7 @@
 //! rather than the shorter one keeps the familiar "fill a whole row" rule on
 //! small rectangles; a client who wants something else sends `k`.
 
-use std::fmt;
-
-use super::game::{Game, GameOutcome, Seat, Turn};
+use super::game::{Game, GameOutcome, Turn};
 
 /// The largest number of rows or columns accepted.
 pub const MAX_SIDE: usize = 19;
@@ -24,49 +22,7 @@ pub const SMALL_BOARD_SIDE: usize = 5;
 /// The default k on every larger board (gomoku).
 pub const LARGE_BOARD_K: usize = 5;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Player {
-    X,
-    O,
-}
-
-impl Player {
-    /// X moves first: seat 0.
-    pub fn seat(self) -> Seat {
-        match self {
-            Player::X => 0,
-            Player::O => 1,
-        }
-    }
-
-    pub fn of_seat(seat: Seat) -> Player {
-        if seat == 0 {
-            Player::X
-        } else {
-            Player::O
-        }
-    }
-
-    pub fn opponent(self) -> Player {
-        match self {
-            Player::X => Player::O,
-            Player::O => Player::X,
-        }
-    }
-
-    pub fn symbol(self) -> char {
-        match self {
-            Player::X => 'X',
-            Player::O => 'O',
-        }
-    }
-}
-
-impl fmt::Display for Player {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.symbol())
-    }
-}
+pub use super::player::Player;
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

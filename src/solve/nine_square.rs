@@ -155,7 +155,7 @@ const BLOCK_GRID: i32 = 240;
 /// How good it is for `player` to mark the empty `cell`.
 #[inline]
 fn cell_priority(board: &Board, cell: usize, player: Player) -> i32 {
-    let p = player.index();
+    let p = player.seat();
     let q = 1 - p;
     let mut score = 0;
     for &line in lines_through(cell) {
@@ -274,7 +274,7 @@ impl Playout {
     }
 
     fn urgent_cell(&self, player: Player) -> Option<usize> {
-        let p = player.index();
+        let p = player.seat();
         let q = 1 - p;
         let mut block = None;
         for line in 0..BOX_LINES {
@@ -750,7 +750,7 @@ impl<'a> Endgame<'a> {
     }
 
     fn key(&self, board: &Board, roller: Player) -> u32 {
-        self.cells.iter().fold(roller.index() as u32, |key, &c| {
+        self.cells.iter().fold(roller.seat() as u32, |key, &c| {
             key * 3 + u32::from(board.mark_at(usize::from(c)))
         })
     }

@@ -73,7 +73,7 @@ pub fn greedy_placements(position: &Position) -> Vec<Coord> {
 /// The paper's `Optimasi` for one empty cell.
 pub fn greedy_value(board: &Board, at: Coord, player: Player) -> u32 {
     let cell = at.index();
-    let p = player.index();
+    let p = player.seat();
     let q = 1 - p;
     let mut value = 0;
     let mut completes = false;
