@@ -21,6 +21,8 @@ use rand::rngs::StdRng;
 
 #[path = "support/connect_four_brute.rs"]
 mod connect_four_brute;
+#[path = "support/number_square_brute.rs"]
+mod ns_brute;
 
 use connect_four_brute::{brute_score, Grid};
 use rand::seq::SliceRandom;
@@ -821,23 +823,12 @@ fn pig_level_one_usually_holds_when_holding_wins() {
 }
 
 // ---------------------------------------------------------------------------
-// Number Square against a brute force written here: the first player's best
-// final margin (its points minus the other's) from a board, by trying every
-// legal tile to the end of the game.
+// Number Square against the tests' brute force (support/number_square_brute.rs):
+// the first player's best final margin (its points minus the other's) from a
+// board, by trying every legal tile to the end of the game.
 
 fn brute_force_margin(board: &NsBoard) -> i64 {
-    if board.is_over() {
-        return 0;
-    }
-    board
-        .legal_moves()
-        .into_iter()
-        .map(|tile| {
-            let played = board.play(tile).unwrap();
-            played.points - brute_force_margin(&played.board)
-        })
-        .max()
-        .unwrap()
+    ns_brute::brute_margin(&board.rows())
 }
 
 fn small_board(rng: &mut StdRng, n: usize) -> Value {

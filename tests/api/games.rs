@@ -4,6 +4,7 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb};
+use crate::number_square_brute;
 
 #[tokio::test]
 async fn tictactoe_the_empty_board_is_a_draw_with_every_move_explained() {
@@ -372,68 +373,6 @@ async fn nine_square_rejects_bad_input_with_422() {
     }
 }
 
-/// Exact negamax over the future margin, written here independently.
-fn brute_margin(board: &[Vec<Option<i64>>]) -> i64 {
-    let n = board.len();
-    let taken = |b: &[Vec<Option<i64>>], r: usize, c: usize| b[r][c].is_none();
-    let crossing = |b: &[Vec<Option<i64>>]| {
-        let joined = |starts: Vec<(usize, usize)>, at_end: &dyn Fn(usize, usize) -> bool| {
-            let mut seen = vec![vec![false; n]; n];
-            let mut stack: Vec<(usize, usize)> = starts.into_iter().filter(|&(r, c)| taken(b, r, c)).collect();
-            while let Some((r, c)) = stack.pop() {
-                if seen[r][c] {
-                    continue;
-                }
-                seen[r][c] = true;
-                if at_end(r, c) {
-                    return true;
-                }
-                let mut next = vec![];
-                if r > 0 {
-                    next.push((r - 1, c));
-                }
-                if r + 1 < n {
-                    next.push((r + 1, c));
-                }
-                if c > 0 {
-                    next.push((r, c - 1));
-                }
-                if c + 1 < n {
-                    next.push((r, c + 1));
-                }
-                stack.extend(next.into_iter().filter(|&(r, c)| taken(b, r, c) && !seen[r][c]));
-            }
-            false
-        };
-        joined((0..n).map(|c| (0, c)).collect(), &|r, _| r == n - 1)
-            || joined((0..n).map(|r| (r, 0)).collect(), &|_, c| c == n - 1)
-    };
-    if crossing(board) || board.iter().flatten().all(|v| v.is_none()) {
-        return 0;
-    }
-    let mut best = i64::MIN;
-    for r in 0..n {
-        for c in 0..n {
-            let Some(v) = board[r][c] else { continue };
-            let exposed = r == 0
-                || c == 0
-                || r == n - 1
-                || c == n - 1
-                || taken(board, r - 1, c)
-                || taken(board, r + 1, c)
-                || taken(board, r, c - 1)
-                || taken(board, r, c + 1);
-            if !exposed {
-                continue;
-            }
-            let mut next = board.to_vec();
-            next[r][c] = None;
-            best = best.max(v - brute_margin(&next));
-        }
-    }
-    best
-}
-
 #[tokio::test]
 async fn number_square_solves_small_boards_exactly() {
     let app = spawn_app().await;
@@ -449,7 +388,7 @@ async fn number_square_solves_small_boards_exactly() {
         )
         .await
         .json();
-    let expected = brute_margin(&board);
+    let expected = number_square_brute::brute_margin(&board);
     assert_eq!(body["solved"], true, "{body}");
     assert_eq!(body["value"], expected, "{body}");
     assert_eq!(body["final_margin"], expected - 8);
@@ -460,7 +399,7 @@ async fn number_square_solves_small_boards_exactly() {
     let mut after = board.clone();
     let taken = after[r][c].take().unwrap();
     assert_eq!(
-        taken - brute_margin(&after),
+        taken - number_square_brute::brute_margin(&after),
         expected,
         "the chosen move must achieve the value"
     );

@@ -12,6 +12,8 @@ mod helpers;
 mod limits;
 mod logs;
 mod matches;
+#[path = "../support/number_square_brute.rs"]
+mod number_square_brute;
 mod openapi;
 mod oversized;
 mod pig;
