@@ -32,14 +32,15 @@ pub struct RulesParams {
 
 impl RulesParams {
     fn validate(&self, state: &AppState) -> Result<PigRules, ApiError> {
-        let variant: Variant = self.variant.parse()?;
-        Ok(PigRules::new(
-            self.goal,
-            self.die_sides,
-            variant,
-            state.config.pig_max_goal,
-        )?)
+        rules(self.goal, self.die_sides, &self.variant, state)
     }
+}
+
+/// The variant is read before the numbers, so a request wrong in both is
+/// told about the variant.
+fn rules(goal: i64, die_sides: i64, variant: &str, state: &AppState) -> Result<PigRules, ApiError> {
+    let variant: Variant = variant.parse()?;
+    Ok(PigRules::new(goal, die_sides, variant, state.config.pig_max_goal)?)
 }
 
 #[derive(Deserialize)]
@@ -125,14 +126,24 @@ impl DecisionResponse {
 
 /// The answer to a decision request, for the route and for a batch.
 pub async fn decide(state: &AppState, request: DecisionRequest) -> Result<DecisionResponse, ApiError> {
-    let rules = RulesParams {
-        goal: request.goal.unwrap_or_else(default_goal),
-        die_sides: request.die_sides.unwrap_or_else(default_die_sides),
-        variant: request.variant.unwrap_or_else(default_variant),
-    }
-    .validate(state)?;
+    // The default variant borrowed, not a `String` made per request.
+    let rules = rules(
+        request.goal.unwrap_or_else(default_goal),
+        request.die_sides.unwrap_or_else(default_die_sides),
+        request.variant.as_deref().unwrap_or(Variant::Standard.as_str()),
+        state,
+    )?;
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
-    let table = state.solvers.pig_tables.get(rules).await?;
+    // A default table is read in place, without the cache's lock or an
+    // `Arc` to count up and down.
+    let fetched;
+    let table = match state.solvers.pig_tables.loaded_pinned(&rules) {
+        Some(table) => table,
+        None => {
+            fetched = state.solvers.pig_tables.get(rules).await?;
+            &fetched
+        }
+    };
     let d = table.decide(&position);
     Ok(DecisionResponse {
         action: d.action.as_str(),
