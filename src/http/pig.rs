@@ -80,47 +80,70 @@ pub async fn decision(
 impl DecisionResponse {
     /// The JSON serde_json writes for this answer (a test compares them
     /// byte for byte), written straight into one buffer: the route's hot
-    /// path skips the generic serializer's key escaping.
+    /// path skips the generic serializer's key escaping. The numbers are
+    /// formatted first so that the buffer is allocated at its exact length:
+    /// a `Vec` whose length is its capacity becomes the response's `Bytes`
+    /// without a second allocation. The win probability is one of the two
+    /// action values, so its digits are usually copied, not formatted again.
     fn to_json(&self) -> Vec<u8> {
-        fn probability(out: &mut Vec<u8>, value: f64) {
-            if value.is_finite() {
-                out.extend_from_slice(ryu::Buffer::new().format_finite(value).as_bytes());
-            } else {
-                out.extend_from_slice(b"null");
-            }
-        }
-        fn count(out: &mut Vec<u8>, value: u32) {
-            out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
-        }
-        let mut out = Vec::with_capacity(320);
+        let mut roll_buffer = ryu::Buffer::new();
+        let mut hold_buffer = ryu::Buffer::new();
+        let mut win_buffer = ryu::Buffer::new();
+        let roll = probability(&mut roll_buffer, self.roll_win_probability);
+        let hold = probability(&mut hold_buffer, self.hold_win_probability);
+        let win = match self.win_probability.to_bits() {
+            bits if bits == self.roll_win_probability.to_bits() => roll,
+            bits if bits == self.hold_win_probability.to_bits() => hold,
+            _ => probability(&mut win_buffer, self.win_probability),
+        };
+        let mut hold_at_buffer = itoa::Buffer::new();
+        let hold_at = match self.hold_at {
+            Some(at) => hold_at_buffer.format(at).as_bytes(),
+            None => b"null",
+        };
+        let mut counts = [itoa::Buffer::new(); 5];
+        let [my_score, opponent_score, turn_total, goal, die_sides] = &mut counts;
         // Both names are fixed ASCII words: nothing to escape.
-        out.extend_from_slice(b"{\"action\":\"");
-        out.extend_from_slice(self.action.as_bytes());
-        out.extend_from_slice(b"\",\"win_probability\":");
-        probability(&mut out, self.win_probability);
-        out.extend_from_slice(b",\"roll_win_probability\":");
-        probability(&mut out, self.roll_win_probability);
-        out.extend_from_slice(b",\"hold_win_probability\":");
-        probability(&mut out, self.hold_win_probability);
-        out.extend_from_slice(b",\"hold_at\":");
-        match self.hold_at {
-            Some(at) => count(&mut out, at),
-            None => out.extend_from_slice(b"null"),
+        let pieces: [&[u8]; 23] = [
+            b"{\"action\":\"",
+            self.action.as_bytes(),
+            b"\",\"win_probability\":",
+            win,
+            b",\"roll_win_probability\":",
+            roll,
+            b",\"hold_win_probability\":",
+            hold,
+            b",\"hold_at\":",
+            hold_at,
+            b",\"my_score\":",
+            my_score.format(self.my_score).as_bytes(),
+            b",\"opponent_score\":",
+            opponent_score.format(self.opponent_score).as_bytes(),
+            b",\"turn_total\":",
+            turn_total.format(self.turn_total).as_bytes(),
+            b",\"goal\":",
+            goal.format(self.goal).as_bytes(),
+            b",\"die_sides\":",
+            die_sides.format(self.die_sides).as_bytes(),
+            b",\"variant\":\"",
+            self.variant.as_bytes(),
+            b"\"}",
+        ];
+        let mut out = Vec::with_capacity(pieces.iter().map(|p| p.len()).sum());
+        for piece in pieces {
+            out.extend_from_slice(piece);
         }
-        out.extend_from_slice(b",\"my_score\":");
-        count(&mut out, self.my_score);
-        out.extend_from_slice(b",\"opponent_score\":");
-        count(&mut out, self.opponent_score);
-        out.extend_from_slice(b",\"turn_total\":");
-        count(&mut out, self.turn_total);
-        out.extend_from_slice(b",\"goal\":");
-        count(&mut out, self.goal);
-        out.extend_from_slice(b",\"die_sides\":");
-        count(&mut out, self.die_sides);
-        out.extend_from_slice(b",\"variant\":\"");
-        out.extend_from_slice(self.variant.as_bytes());
-        out.extend_from_slice(b"\"}");
         out
+    }
+}
+
+/// serde_json's way with a float: its shortest digits, or `null` when it
+/// is not finite.
+fn probability(buffer: &mut ryu::Buffer, value: f64) -> &[u8] {
+    if value.is_finite() {
+        buffer.format_finite(value).as_bytes()
+    } else {
+        b"null"
     }
 }
 
@@ -247,12 +270,24 @@ mod tests {
                 }
             }
         }
-        for (win, hold_at) in [(0.0, None), (1.0, Some(u32::MAX)), (1e-300, Some(0)), (f64::NAN, None)] {
+        // The win probability equal to neither action value, to the roll
+        // value and to the hold value; non-finite values too.
+        let cases = [
+            (0.0, 0.1 + 0.2, 1.0 / 3.0, None),
+            (1.0, 0.1 + 0.2, 1.0 / 3.0, Some(u32::MAX)),
+            (1e-300, 0.1 + 0.2, 1.0 / 3.0, Some(0)),
+            (f64::NAN, 0.1 + 0.2, 1.0 / 3.0, None),
+            (0.1 + 0.2, 0.1 + 0.2, 1.0 / 3.0, Some(3)),
+            (1.0 / 3.0, 0.1 + 0.2, 1.0 / 3.0, Some(4)),
+            (f64::INFINITY, f64::INFINITY, f64::NAN, None),
+            (-0.0, 0.0, -0.0, None),
+        ];
+        for (win, roll, hold, hold_at) in cases {
             answers.push(DecisionResponse {
                 action: "roll",
                 win_probability: win,
-                roll_win_probability: 0.1 + 0.2,
-                hold_win_probability: 1.0 / 3.0,
+                roll_win_probability: roll,
+                hold_win_probability: hold,
                 hold_at,
                 my_score: 0,
                 opponent_score: u32::MAX,
