@@ -33,7 +33,6 @@ use axum::http::{HeaderValue, Method, StatusCode};
 use axum::routing::{get, post, MethodRouter};
 use axum::{middleware, Router};
 use tower::ServiceBuilder;
-use tower_http::compression::CompressionLayer;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::map_response_body::MapResponseBodyLayer;
@@ -136,7 +135,7 @@ pub fn router(state: AppState) -> Router {
             )
             .layer(PropagateRequestIdLayer::x_request_id())
             // Not NDJSON: a compressor would hold a stream's lines back.
-            .layer(CompressionLayer::new().compress_when(compress::WorthCompressing::new()))
+            .layer(compress::layer())
             .layer(cors(&config))
             .layer(middleware::from_fn(problems::problem_for_plain_errors))
             .layer(TimeoutLayer::with_status_code(

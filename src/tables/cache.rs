@@ -28,6 +28,10 @@ struct Entry {
 pub struct PigTables {
     data_dir: PathBuf,
     pinned: Vec<PigRules>,
+    /// The pinned tables' slots, also in `entries`: a pinned table is never
+    /// evicted, so once it is loaded a request reads it from here without
+    /// the lock, the hash or the recency tick.
+    pinned_slots: Vec<(PigRules, Slot)>,
     budget_bytes: usize,
     entries: Mutex<HashMap<PigRules, Entry>>,
     clock: AtomicU64,
@@ -52,11 +56,24 @@ impl PigTables {
     }
 
     pub fn new(data_dir: PathBuf, budget_bytes: usize) -> Self {
+        let pinned = Self::default_rules();
+        let pinned_slots: Vec<(PigRules, Slot)> = pinned.iter().map(|&r| (r, Slot::default())).collect();
+        let entries = pinned_slots
+            .iter()
+            .map(|(r, slot)| {
+                let entry = Entry {
+                    slot: Arc::clone(slot),
+                    last_used: 0,
+                };
+                (*r, entry)
+            })
+            .collect();
         Self {
             data_dir,
-            pinned: Self::default_rules(),
+            pinned,
+            pinned_slots,
             budget_bytes,
-            entries: Mutex::new(HashMap::new()),
+            entries: Mutex::new(entries),
             clock: AtomicU64::new(0),
             solves: AtomicU64::new(0),
             solving: tokio::sync::Semaphore::new(CONCURRENT_SOLVES),
@@ -125,9 +142,20 @@ impl PigTables {
         }
     }
 
+    /// A pinned table, once it is loaded.
+    pub fn loaded_pinned(&self, rules: &PigRules) -> Option<&Arc<PigTable>> {
+        self.pinned_slots
+            .iter()
+            .find(|(r, _)| r == rules)
+            .and_then(|(_, slot)| slot.get())
+    }
+
     /// The table for `rules`, loading or solving it if needed (off the async
     /// threads).
     pub async fn get(self: &Arc<Self>, rules: PigRules) -> Result<Arc<PigTable>, TableWorkerError> {
+        if let Some(table) = self.loaded_pinned(&rules) {
+            return Ok(Arc::clone(table));
+        }
         let slot = self.slot(&rules);
         let this = Arc::clone(self);
         slot.get_or_try_init(|| async move {
