@@ -336,3 +336,15 @@ fn the_game_trait_view_agrees_with_the_positions_on_every_3x3_game() {
     // The number of distinct 3x3 games (move orders), a published figure.
     assert_eq!(games, 255_168);
 }
+
+#[test]
+fn k_as_a_client_sends_it_is_a_positive_integer_or_a_named_error() {
+    assert_eq!(Position::win_length(None), Ok(None));
+    assert_eq!(Position::win_length(Some(4)), Ok(Some(4)));
+    let negative = Position::win_length(Some(-2));
+    assert_eq!(negative, Err(TicTacToeError::KNotPositive { k: -2 }));
+    assert_eq!(
+        negative.unwrap_err().to_string(),
+        "k must be a positive integer (got -2)"
+    );
+}

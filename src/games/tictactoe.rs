@@ -33,6 +33,8 @@ pub enum GameResult {
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TicTacToeError {
+    #[error("k must be a positive integer (got {k})")]
+    KNotPositive { k: i64 },
     #[error("board has {rows} rows; expected 1 to 19 row strings")]
     RowCount { rows: usize },
     #[error("board rows have {cols} cells; expected 1 to 19 characters per row")]
@@ -352,6 +354,14 @@ impl Position {
         }
         let result = GameResult::Won(winner);
         Err(TicTacToeError::GameOver { result, k })
+    }
+
+    /// `k` as a client may send it (any integer), as [`Position::parse`]
+    /// and [`Position::new_game`] take it; whether it fits the board is
+    /// theirs to say.
+    pub fn win_length(k: Option<i64>) -> Result<Option<usize>, TicTacToeError> {
+        k.map(|k| usize::try_from(k).map_err(|_| TicTacToeError::KNotPositive { k }))
+            .transpose()
     }
 
     /// The empty board of this size, X to move.

@@ -198,13 +198,7 @@ pub async fn analyse(
     if let Some(body) = state.tictactoe_answers.get(&key) {
         return Ok(body);
     }
-    let k = match key.k {
-        None => None,
-        Some(k) => Some(
-            usize::try_from(k)
-                .map_err(|_| ApiError::unprocessable(format!("k must be a positive integer (got {k})")))?,
-        ),
-    };
+    let k = Position::win_length(key.k)?;
     let position = Position::parse(&key.board, k)?;
     let solver = Arc::clone(&state.solvers.tictactoe);
     let searched = position.clone();

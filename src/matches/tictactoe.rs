@@ -69,12 +69,7 @@ impl TurnGame for TicTacToeMatch {
         };
         let rows = side("rows")?;
         let cols = side("cols")?;
-        let k = match obj.int("k")? {
-            None => None,
-            Some(n) => Some(
-                usize::try_from(n).map_err(|_| field_error("options.k", "must be a positive integer", &json!(n)))?,
-            ),
-        };
+        let k = Position::win_length(obj.int("k")?).map_err(|e| MatchError::Options(e.to_string()))?;
         let position = Position::new_game(rows, cols, k).map_err(|e| MatchError::Options(e.to_string()))?;
         Ok(Size {
             rows,

@@ -49,12 +49,7 @@ pub fn start(options: &Options) -> Result<Position, ReviewError> {
     };
     let rows = side(options.rows, "rows")?;
     let cols = side(options.cols, "cols")?;
-    let k = match options.k {
-        None => None,
-        Some(k) => Some(
-            usize::try_from(k).map_err(|_| ReviewError::Options(format!("k must be a positive integer (got {k})")))?,
-        ),
-    };
+    let k = Position::win_length(options.k).map_err(|e| ReviewError::Options(e.to_string()))?;
     Position::new_game(rows, cols, k).map_err(|e| ReviewError::Options(e.to_string()))
 }
 
