@@ -198,6 +198,15 @@ fn assert_appends(history: &[HistoryEntry], fresh: &[HistoryEntry], m: &Match) {
     assert_eq!(m.ply, expected - 1, "the match's ply is its number of entries");
 }
 
+/// `m` as a version before the game's own record stored it: the next move
+/// reads the options and state the API shows.
+fn as_stored_before_records(m: &Match) -> Match {
+    Match {
+        saved: None,
+        ..m.clone()
+    }
+}
+
 /// Plays `request` to the end with random legal moves; returns the final
 /// match and its whole history.
 fn play_out(request: &NewMatch, seed: u64) -> (Match, Vec<HistoryEntry>) {
@@ -217,9 +226,17 @@ fn play_out_with(request: &NewMatch, seed: u64, ctx: &AiContext) -> (Match, Vec<
         }
         assert!(m.result.is_none());
         let mv = random_move(&m, &mut person);
+        let mut from_state = as_stored_before_records(&m);
+        let mut same_rng = rng.clone();
         let fresh = m
             .play(&mv, ctx, &mut rng)
             .unwrap_or_else(|e| panic!("{mv} refused: {e}"));
+        assert!(m.saved.is_some(), "a match keeps the game's own record");
+        let fresh_from_state = from_state
+            .play(&mv, ctx, &mut same_rng)
+            .unwrap_or_else(|e| panic!("{mv} refused from the state: {e}"));
+        assert_eq!(fresh_from_state, fresh, "read from its state, the match plays the same");
+        assert_eq!(from_state, as_stored_before_records(&m));
         assert_eq!(fresh.first().map(|e| e.actor), Some(Actor::Human));
         assert_eq!(fresh[0].mv.as_ref(), Some(&mv), "the person's move is recorded as sent");
         assert_appends(&history, &fresh, &m);
@@ -679,26 +696,64 @@ fn bad_requests_name_the_field() {
 
 #[test]
 fn stored_garbage_is_refused_without_panicking() {
-    let good = created("tictactoe", json!({}), 1).to_value();
+    // The person (X) has played the centre; the AI has answered.
     let mut rng = StdRng::seed_from_u64(0);
+    let (mut good, _) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();
+    good.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap();
+    let record: Value = serde_json::from_str(good.saved.as_deref().unwrap()).unwrap();
+    assert_eq!(record["moves"].as_array().unwrap().len(), 2, "{record}");
+    let good = good.to_value();
+    let mut legacy = good.clone();
+    legacy.as_object_mut().unwrap().remove("saved");
+
     let mut variants = vec![json!(null), json!({}), json!([1, 2])];
-    for (key, bad) in [
-        ("state", json!({"board": ["XXX", "...", "..."], "human_plays": "O"})),
-        ("state", json!({"board": 5})),
-        ("options", json!({"rows": 99})),
-        ("game", json!("checkers")),
-        ("ply", json!(-1)),
-    ] {
-        let mut v = good.clone();
+    let mut with = |base: &Value, key: &str, bad: Value| {
+        let mut v = base.clone();
         v[key] = bad;
         variants.push(v);
-    }
+    };
+    with(
+        &legacy,
+        "state",
+        json!({"board": ["XXX", "...", "..."], "human_plays": "O"}),
+    );
+    with(&legacy, "state", json!({"board": 5}));
+    with(&legacy, "options", json!({"rows": 99}));
+    with(&good, "game", json!("checkers"));
+    with(&good, "ply", json!(-1));
+    with(&good, "saved", json!("not json"));
+    let mut record_with = |key: &str, bad: Value| {
+        let mut r = record.clone();
+        r[key] = bad;
+        with(&good, "saved", json!(r.to_string()));
+    };
+    record_with("moves", json!([4, 4]));
+    record_with("moves", json!([4, 99]));
+    record_with("moves", json!([0, 3, 1, 4, 2]));
+    record_with("moves", json!("4"));
+    record_with("options", json!({"rows": 99, "cols": 3, "k": 3}));
+    record_with("options", json!({"rows": 3}));
+    record_with("human", json!(7));
     for v in variants {
         if let Ok(mut m) = Match::from_value(v.clone()) {
             let err = m.play(&json!({"row": 0, "col": 0}), &ctx(), &mut rng).unwrap_err();
             assert!(!err.is_client_error(), "{v}: {err}");
         }
     }
+}
+
+#[test]
+fn the_next_move_reads_the_record_not_the_state_the_api_shows() {
+    let mut rng = StdRng::seed_from_u64(3);
+    let (mut m, _) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();
+    // A state the rules could never reach, which the record contradicts.
+    m.state = json!({"board": ["OOO", "OOO", "OOO"], "human_plays": "X"});
+    let fresh = m.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap();
+    assert_eq!(fresh.len(), 2, "the person's move and the AI's answer");
+    let rows = board(&m.state);
+    assert_eq!(rows.concat().matches('X').count(), 1, "{rows:?}");
+    assert_eq!(rows.concat().matches('O').count(), 1, "{rows:?}");
+    assert_eq!(&rows[1][1..2], "X");
 }
 
 // ---------------------------------------------------------------------------

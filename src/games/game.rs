@@ -31,7 +31,8 @@ pub enum GameOutcome {
 }
 
 pub trait Game: Clone {
-    type Move: Copy + Eq + std::fmt::Debug;
+    /// Plain data, so that a game can be stored as the moves that led to it.
+    type Move: Copy + Eq + std::fmt::Debug + serde::Serialize + serde::de::DeserializeOwned;
 
     fn turn(&self) -> Turn;
 

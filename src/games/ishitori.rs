@@ -111,8 +111,24 @@ pub enum Outcome {
 
 /// A validated take set: distinct positive amounts, sorted ascending.
 /// Cheap to clone (shared).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "Vec<u64>", into = "Vec<u64>")]
 pub struct TakeSet(Arc<[u64]>);
+
+/// A stored take set, checked again as [`TakeSet::new`] checks it.
+impl TryFrom<Vec<u64>> for TakeSet {
+    type Error = IshitoriError;
+
+    fn try_from(amounts: Vec<u64>) -> Result<TakeSet, IshitoriError> {
+        TakeSet::new(&amounts)
+    }
+}
+
+impl From<TakeSet> for Vec<u64> {
+    fn from(take: TakeSet) -> Vec<u64> {
+        take.amounts().to_vec()
+    }
+}
 
 impl TakeSet {
     pub fn new(amounts: &[u64]) -> Result<Self, IshitoriError> {
@@ -176,14 +192,14 @@ impl Default for TakeSet {
 
 /// The position: `remaining` (one heap) or `heaps` (several, in the order the
 /// client gave them; a move names a heap by its index).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Heaps {
     One(u64),
     Several(Vec<u64>),
 }
 
 /// One move: take `take` stones from heap number `heap` (0 for one heap).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Move {
     pub heap: usize,
     pub take: u64,

@@ -54,10 +54,26 @@ fn player_of(mark: u8) -> Option<Player> {
 }
 
 /// A cell of the grid; row and column are 0-based and always below 9.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "[usize; 2]", into = "[usize; 2]")]
 pub struct Coord {
     row: u8,
     col: u8,
+}
+
+/// A stored `[row, col]`, refused off the grid.
+impl TryFrom<[usize; 2]> for Coord {
+    type Error = String;
+
+    fn try_from([row, col]: [usize; 2]) -> Result<Coord, String> {
+        Coord::new(row, col).ok_or_else(|| format!("({row}, {col}) is off the grid"))
+    }
+}
+
+impl From<Coord> for [usize; 2] {
+    fn from(coord: Coord) -> [usize; 2] {
+        [coord.row(), coord.col()]
+    }
 }
 
 impl Coord {
@@ -641,7 +657,7 @@ impl Game {
 
 /// A move through the [`game::Game`] trait: the roller's die (a chance
 /// outcome), or one mark of the turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum NineSquareMove {
     Roll(u8),
     Place(Coord),

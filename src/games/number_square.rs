@@ -30,7 +30,7 @@ pub const MAX_ABS_VALUE: i64 = 1_000_000;
 pub const MAX_TILES: usize = MAX_SIZE * MAX_SIZE;
 
 /// A tile's position: row 0 is the top row, col 0 the left column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Tile {
     pub row: usize,
     pub col: usize,
@@ -86,7 +86,8 @@ pub enum MoveError {
 
 /// A validated position: square, sizes and values in range. It may be
 /// finished (after [`Board::play`]); boards parsed from input never are.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "Vec<Vec<Option<i64>>>", into = "Vec<Vec<Option<i64>>>")]
 pub struct Board {
     size: usize,
     /// Row-major; a taken tile holds 0 (its value no longer matters).
@@ -107,6 +108,12 @@ impl TryFrom<Vec<Vec<Option<i64>>>> for Board {
 
     fn try_from(rows: Vec<Vec<Option<i64>>>) -> Result<Self, Self::Error> {
         Board::from_rows(&rows)
+    }
+}
+
+impl From<Board> for Vec<Vec<Option<i64>>> {
+    fn from(board: Board) -> Self {
+        board.rows()
     }
 }
 

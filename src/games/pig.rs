@@ -16,7 +16,8 @@ pub const MIN_DIE_SIDES: u32 = 2;
 pub const MAX_DIE_SIDES: u32 = 12;
 pub const MIN_GOAL: u32 = 1;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Variant {
     Standard,
     Progressive,
@@ -83,11 +84,29 @@ pub enum PigError {
 }
 
 /// The parameters of one game of Pig, validated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(try_from = "StoredRules")]
 pub struct PigRules {
     goal: u32,
     die_sides: u32,
     variant: Variant,
+}
+
+/// Rules read back from storage, checked again against the game's own
+/// bounds (the server's goal bound held when they were first made).
+#[derive(serde::Deserialize)]
+struct StoredRules {
+    goal: u32,
+    die_sides: u32,
+    variant: Variant,
+}
+
+impl TryFrom<StoredRules> for PigRules {
+    type Error = PigError;
+
+    fn try_from(stored: StoredRules) -> Result<PigRules, PigError> {
+        PigRules::new(stored.goal.into(), stored.die_sides.into(), stored.variant, u32::MAX)
+    }
 }
 
 impl PigRules {
@@ -212,7 +231,7 @@ pub fn roll_outcome(rules: &PigRules, turn_total: u32, face: u32) -> RollOutcome
 pub const MAX_TURN_TOTAL: u32 = 1_000_000_000;
 
 /// A decision or a die's face, as the [`game::Game`] trait plays them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum PigMove {
     Roll,
     Hold,

@@ -67,8 +67,12 @@ impl TurnGame for ConnectFourMatch {
         json!({"cols": shape.cols, "rows": shape.rows, "k": shape.k})
     }
 
-    fn new_game(shape: &Shape, _ctx: &AiContext) -> Result<ConnectFour, MatchError> {
-        Ok(ConnectFour::new(*shape))
+    /// The shape is checked again: a stored one is read without
+    /// [`Shape::new`].
+    fn opening(shape: &Shape) -> Result<ConnectFour, MatchError> {
+        Shape::new(Some(shape.cols.into()), Some(shape.rows.into()), Some(shape.k.into()))
+            .map(ConnectFour::new)
+            .map_err(|e| MatchError::Options(e.to_string()))
     }
 
     fn state_json(game: &ConnectFour, human: Seat) -> Value {

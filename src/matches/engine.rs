@@ -3,11 +3,12 @@
 //! AI and the dice answer until the match is finished or waiting for the
 //! person again.
 //!
-//! A [`Match`] is plain data that round-trips through JSON
-//! ([`Match::to_value`], [`Match::from_value`]); the store keeps it as text
-//! and reloads it on every request. Every die and every random choice of the
-//! AI comes from the RNG the caller passes, so with a seeded RNG (and search
-//! budgets that end by node count, not by the clock) a match is repeatable.
+//! A [`Match`] is plain data: the store keeps it as text and reloads it on
+//! every request. What the next move needs is [`Match::saved`], the game's
+//! own record (see `turns`); `options` and `state` are what the API shows.
+//! Every die and every random choice of the AI comes from the RNG the caller
+//! passes, so with a seeded RNG (and search budgets that end by node count,
+//! not by the clock) a match is repeatable.
 //! The history is returned, not kept: each call hands back the entries it
 //! added, numbered on from [`Match::ply`]; the store adds their time.
 //!
@@ -389,8 +390,14 @@ pub struct Match {
     pub status: Status,
     /// The number of history entries so far.
     pub ply: u64,
-    /// The game's state object as the API shows it (see the contract).
+    /// The game's state object as the API shows it (see the contract);
+    /// written for clients, read back only for a match without `saved`.
     pub state: Value,
+    /// The game's own record of the match (typed options, the person's
+    /// seat, every move played), from which the next move rebuilds it.
+    /// None in matches stored before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub saved: Option<String>,
     /// The person's legal moves in the move format while the match waits
     /// for them (Nine Square: the empty cells a placement may use); None
     /// once it is finished, and in matches stored before they were kept.
@@ -430,6 +437,8 @@ pub(crate) struct Progress {
     /// The person's legal moves (empty once the game is over).
     pub legal_moves: Vec<Value>,
     pub result: Option<MatchResult>,
+    /// The match's new [`Match::saved`].
+    pub saved: Option<String>,
 }
 
 /// The history entries one request adds, numbered on from the match's ply.
@@ -504,6 +513,7 @@ impl Match {
             },
             ply: log.last_ply,
             state: progress.state,
+            saved: progress.saved,
             legal_moves: progress.result.is_none().then_some(progress.legal_moves),
             result: progress.result,
         };
@@ -531,6 +541,7 @@ impl Match {
             Status::InProgress
         };
         self.state = progress.state;
+        self.saved = progress.saved;
         self.legal_moves = progress.result.is_none().then_some(progress.legal_moves);
         self.result = progress.result;
         self.ply = log.last_ply;
@@ -558,8 +569,8 @@ impl Match {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// Reloads a stored match. The options and state are checked again on
-    /// the next move.
+    /// Reloads a stored match. Its record (`saved`) is replayed through the
+    /// rules on the next move.
     pub fn from_value(value: Value) -> Result<Match, MatchError> {
         let m: Match = serde_json::from_value(value).map_err(|e| MatchError::Corrupt(e.to_string()))?;
         m.check()?;
@@ -577,8 +588,8 @@ impl Match {
         self
     }
 
-    /// The invariants a stored match must keep (the options and state are
-    /// checked again on the next move).
+    /// The invariants a stored match must keep (its record is replayed
+    /// through the rules on the next move).
     pub fn check(&self) -> Result<(), MatchError> {
         if !(MIN_LEVEL..=MAX_LEVEL).contains(&self.ai.level) {
             return Err(MatchError::Corrupt(format!(

@@ -26,7 +26,7 @@ const MAX_LEVEL_WORK: u64 = 1 << 22;
 
 pub(crate) struct IshitoriMatch;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Rules {
     take: TakeSet,
     misere: bool,
@@ -202,6 +202,10 @@ impl TurnGame for IshitoriMatch {
             .best_move(&game, &limits(ctx))
             .map_err(|e| MatchError::Options(e.to_string()))?;
         Ok(Ishitori::new(game, 0))
+    }
+
+    fn opening(rules: &Rules) -> Result<Ishitori, MatchError> {
+        Ok(Ishitori::new(rules.new_game()?, 0))
     }
 
     /// The heaps; who is who needs no saying, since a stored match always

@@ -122,7 +122,7 @@ impl TurnGame for NineSquareMatch {
         json!({})
     }
 
-    fn new_game(_: &(), _ctx: &AiContext) -> Result<Game, MatchError> {
+    fn opening(_: &()) -> Result<Game, MatchError> {
         Ok(Game::new())
     }
 

@@ -23,12 +23,12 @@ const DEFAULT_SIZE: usize = 8;
 /// rarely.
 const MARGIN_SCALE_TILES: f64 = 2.0;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Deal {
     /// 1..size^2 shuffled by the server at the start.
     Shuffled(usize),
-    /// The board the request gave.
-    Given(Vec<Vec<Option<i64>>>),
+    /// The board the request gave, or the server dealt.
+    Given(Board),
 }
 
 fn board_rows(value: &Value, field: &str) -> Result<Vec<Vec<Option<i64>>>, MatchError> {
@@ -88,7 +88,7 @@ impl TurnGame for NumberSquareMatch {
                         n = parsed.size()
                     )));
                 }
-                Ok(Deal::Given(parsed.rows()))
+                Ok(Deal::Given(parsed))
             }
             None => {
                 let size = size.unwrap_or(DEFAULT_SIZE as i64);
@@ -107,14 +107,14 @@ impl TurnGame for NumberSquareMatch {
         }
     }
 
-    /// Deals a shuffled board here, not in `new_game`, so that the stored
+    /// Deals a shuffled board here, not in `opening`, so that the stored
     /// options hold it: the state keeps null for taken tiles, and a review
     /// replays the history from this board. (The same draws from the RNG
     /// as before, so seeded matches deal the same boards.)
     fn settle(deal: Deal, rng: &mut dyn RngCore) -> Result<Deal, MatchError> {
         match deal {
             Deal::Shuffled(size) => Board::shuffled(size, rng)
-                .map(|board| Deal::Given(board.rows()))
+                .map(Deal::Given)
                 .map_err(|e| MatchError::Options(e.to_string())),
             given => Ok(given),
         }
@@ -123,15 +123,13 @@ impl TurnGame for NumberSquareMatch {
     fn options_json(deal: &Deal) -> Value {
         match deal {
             Deal::Shuffled(size) => json!({"size": size}),
-            Deal::Given(rows) => json!({"size": rows.len(), "board": rows}),
+            Deal::Given(board) => json!({"size": board.size(), "board": board.rows()}),
         }
     }
 
-    fn new_game(deal: &Deal, _ctx: &AiContext) -> Result<NumberSquare, MatchError> {
+    fn opening(deal: &Deal) -> Result<NumberSquare, MatchError> {
         match deal {
-            Deal::Given(rows) => Board::from_rows(rows)
-                .map(|board| NumberSquare::new(board, [0, 0], 0))
-                .map_err(|e| MatchError::Options(e.to_string())),
+            Deal::Given(board) => Ok(NumberSquare::new(board.clone(), [0, 0], 0)),
             Deal::Shuffled(_) => Err(MatchError::Internal("the board was never dealt".to_string())),
         }
     }

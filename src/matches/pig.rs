@@ -54,7 +54,7 @@ impl TurnGame for PigMatch {
         })
     }
 
-    fn new_game(rules: &PigRules, _ctx: &AiContext) -> Result<PigGame, MatchError> {
+    fn opening(rules: &PigRules) -> Result<PigGame, MatchError> {
         Ok(PigGame::new(*rules))
     }
 

@@ -23,7 +23,7 @@ const HEURISTIC_SCALE: f64 = 500_000.0;
 
 pub(crate) struct TicTacToeMatch;
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Size {
     rows: usize,
     cols: usize,
@@ -82,7 +82,7 @@ impl TurnGame for TicTacToeMatch {
         json!({"rows": size.rows, "cols": size.cols, "k": size.k})
     }
 
-    fn new_game(size: &Size, _ctx: &AiContext) -> Result<TicTacToe, MatchError> {
+    fn opening(size: &Size) -> Result<TicTacToe, MatchError> {
         Position::new_game(size.rows, size.cols, Some(size.k))
             .map(TicTacToe::from)
             .map_err(|e| MatchError::Options(e.to_string()))

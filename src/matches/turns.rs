@@ -3,10 +3,21 @@
 //! again or the game is over. A game supplies only what is its own (see
 //! [`TurnGame`]): its options, the JSON of its state and moves, and how its
 //! AI values the moves; [`start`] and [`play`] do the rest.
+//!
+//! The store keeps a match in the game's own terms ([`Saved`]): its typed
+//! options and every move played from the opening, dice included. The next
+//! request rebuilds the game by replaying them, each checked against the
+//! rules, so a stored game is always one the rules can reach (OpenSpiel
+//! serialises a state the same way, as its history). The API's `state`
+//! object is only ever written, for clients to read, never parsed back;
+//! except for matches stored before the game's own record was kept, which
+//! are still read from it.
 
 use std::borrow::Cow;
 
 use rand::RngCore;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::games::game::{Game, GameOutcome, Seat, Turn};
@@ -49,7 +60,9 @@ impl<M: Copy> Choice<M> {
 /// has them, roll through [`TurnGame::roll`]).
 pub(crate) trait TurnGame {
     type Game: Game;
-    type Options: Clone;
+    /// Stored as the game reads them (see [`Saved`]), so that a move never
+    /// validates them again.
+    type Options: Clone + Serialize + DeserializeOwned;
     /// True for games that keep score (their results carry `scores`).
     const KEEPS_SCORE: bool = false;
     /// The AI's default budget per move (see [`super::MatchLimits`]).
@@ -66,11 +79,17 @@ pub(crate) trait TurnGame {
     fn settle(options: Self::Options, _rng: &mut dyn RngCore) -> Result<Self::Options, MatchError> {
         Ok(options)
     }
-    /// The opening position (refusing one the AI could not play).
-    fn new_game(options: &Self::Options, ctx: &AiContext) -> Result<Self::Game, MatchError>;
+    /// The opening position of settled options.
+    fn opening(options: &Self::Options) -> Result<Self::Game, MatchError>;
+    /// The opening position of a new match, refusing one the AI could not
+    /// play (checked once, at the start).
+    fn new_game(options: &Self::Options, _ctx: &AiContext) -> Result<Self::Game, MatchError> {
+        Self::opening(options)
+    }
     /// The API's `state` object; `human` is the person's seat.
     fn state_json(game: &Self::Game, human: Seat) -> Value;
-    /// A stored state back into the game and the person's seat.
+    /// A state stored before [`Saved`] records were kept back into the game
+    /// and the person's seat.
     fn parse_state(options: &Self::Options, state: &Value) -> Result<(Self::Game, Seat), MatchError>;
     /// One move in the move format (the format of `legal_moves`), checked
     /// against the rules.
@@ -167,48 +186,136 @@ pub(crate) fn check_in_a_row<G: Game>(game: &G, moves: &[G::Move]) -> Result<(),
     Ok(())
 }
 
+/// What the store keeps of a match of `T`: the options as the game reads
+/// them, the person's seat, and every move from the opening (chance
+/// outcomes included) in the order they were played.
+#[derive(Serialize, Deserialize)]
+#[serde(bound(
+    serialize = "O: Serialize, M: Serialize",
+    deserialize = "O: DeserializeOwned, M: DeserializeOwned"
+))]
+struct Saved<O, M> {
+    options: O,
+    human: Seat,
+    moves: Vec<M>,
+}
+
+/// A match of `T` in play: its options, the person's seat, the game and
+/// the moves that led to it from the opening (None for a match stored
+/// before [`Saved`] records were kept: it goes on without).
+struct InPlay<T: TurnGame> {
+    options: T::Options,
+    human: Seat,
+    game: T::Game,
+    moves: Option<Vec<<T::Game as Game>::Move>>,
+}
+
+impl<T: TurnGame> InPlay<T> {
+    fn play(&mut self, mv: <T::Game as Game>::Move) {
+        self.game.play(mv);
+        if let Some(moves) = &mut self.moves {
+            moves.push(mv);
+        }
+    }
+}
+
+/// True when the rules offer `mv` in `game` (a move or a chance outcome).
+fn offered<G: Game>(game: &G, mv: G::Move) -> bool {
+    match game.turn() {
+        Turn::Player(_) => game.legal_moves().contains(&mv),
+        Turn::Chance => game.chance_outcomes().iter().any(|&(outcome, _)| outcome == mv),
+        Turn::Over => false,
+    }
+}
+
+/// The stored record of a match: the options, and the game rebuilt from
+/// its moves (each one checked against the rules).
+fn restore<T: TurnGame>(saved: &str) -> Result<InPlay<T>, MatchError> {
+    let saved: Saved<T::Options, <T::Game as Game>::Move> =
+        serde_json::from_str(saved).map_err(|e| MatchError::Corrupt(format!("saved: {e}")))?;
+    let mut game = T::opening(&saved.options).map_err(corrupt)?;
+    for (index, &mv) in saved.moves.iter().enumerate() {
+        if !offered(&game, mv) {
+            return Err(MatchError::Corrupt(format!(
+                "saved: move {index} ({mv:?}) is not legal"
+            )));
+        }
+        game.play(mv);
+    }
+    Ok(InPlay {
+        options: saved.options,
+        human: saved.human,
+        game,
+        moves: Some(saved.moves),
+    })
+}
+
+/// The record [`restore`] reads back; None for a match that keeps none.
+fn save<T: TurnGame>(in_play: InPlay<T>) -> Result<Option<String>, MatchError> {
+    let Some(moves) = in_play.moves else {
+        return Ok(None);
+    };
+    let saved = Saved {
+        options: in_play.options,
+        human: in_play.human,
+        moves,
+    };
+    serde_json::to_string(&saved)
+        .map(Some)
+        .map_err(|e| MatchError::Internal(format!("the match could not be saved: {e}")))
+}
+
 /// The AI moves and the dice roll while it is their turn; then the match
 /// is over or the person's again.
 fn answer<T: TurnGame>(
-    mut game: T::Game,
-    human: Seat,
+    in_play: &mut InPlay<T>,
     ai: &AiSpec,
     ctx: &AiContext,
     rng: &mut dyn RngCore,
     log: &mut Log,
-) -> Result<Progress, MatchError> {
+) -> Result<(), MatchError> {
     loop {
-        match game.turn() {
-            Turn::Player(seat) if seat != human => {
-                let moves = ai_moves::<T>(&game, ai, ctx, rng)?;
-                log.ai(T::turn_json(&game, &moves));
+        match in_play.game.turn() {
+            Turn::Player(seat) if seat != in_play.human => {
+                let moves = ai_moves::<T>(&in_play.game, ai, ctx, rng)?;
+                log.ai(T::turn_json(&in_play.game, &moves));
                 for mv in moves {
-                    game.play(mv);
+                    in_play.play(mv);
                 }
             }
-            Turn::Player(_) | Turn::Over => break,
+            Turn::Player(_) | Turn::Over => return Ok(()),
             Turn::Chance => {
-                let (outcome, face) = T::roll(&game, rng)
+                let (outcome, face) = T::roll(&in_play.game, rng)
                     .ok_or_else(|| MatchError::Internal("a chance turn in a game without dice".to_string()))?;
                 log.dice(face);
-                game.play(outcome);
+                in_play.play(outcome);
             }
         }
     }
+}
+
+/// What the store and the API get once the person is to move again or
+/// the game is over.
+fn progress<T: TurnGame>(in_play: InPlay<T>) -> Result<Progress, MatchError> {
+    let (game, human) = (&in_play.game, in_play.human);
     let legal_moves = game
         .legal_moves()
         .into_iter()
-        .map(|mv| T::move_json(&game, mv))
+        .map(|mv| T::move_json(game, mv))
         .collect();
+    let state = T::state_json(game, human);
+    let result = result_for::<T>(game, human);
     Ok(Progress {
-        state: T::state_json(&game, human),
+        state,
         legal_moves,
-        result: result_for::<T>(&game, human),
+        result,
+        saved: save(in_play)?,
     })
 }
 
 /// A new match of `T`: its options read and settled, then the AI and the
-/// dice play until the person is to move. Returns the options as stored.
+/// dice play until the person is to move. Returns the options as the API
+/// shows them.
 pub(crate) fn start<T: TurnGame>(
     request: &NewMatch,
     ai: &AiSpec,
@@ -218,9 +325,33 @@ pub(crate) fn start<T: TurnGame>(
     log: &mut Log,
 ) -> Result<(Value, Progress), MatchError> {
     let options = T::settle(T::parse_options(request.options.as_ref(), ctx)?, rng)?;
-    let game = T::new_game(&options, ctx)?;
-    let human = Seat::from(ai_first);
-    Ok((T::options_json(&options), answer::<T>(game, human, ai, ctx, rng, log)?))
+    let shown_options = T::options_json(&options);
+    let mut in_play = InPlay::<T> {
+        game: T::new_game(&options, ctx)?,
+        options,
+        human: Seat::from(ai_first),
+        moves: Some(Vec::new()),
+    };
+    answer(&mut in_play, ai, ctx, rng, log)?;
+    Ok((shown_options, progress(in_play)?))
+}
+
+/// The stored match of `T` as the game sees it: from its record, or for a
+/// match stored before records were kept, from the options and state the
+/// API shows.
+fn resume<T: TurnGame>(stored: &Match, ctx: &AiContext) -> Result<InPlay<T>, MatchError> {
+    if let Some(saved) = &stored.saved {
+        return restore::<T>(saved);
+    }
+    let options =
+        T::parse_options(Some(&stored.options), ctx).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
+    let (game, human) = T::parse_state(&options, &stored.state).map_err(corrupt)?;
+    Ok(InPlay {
+        options,
+        human,
+        game,
+        moves: None,
+    })
 }
 
 /// The person's move in a stored match of `T` (refused if illegal), then
@@ -232,23 +363,22 @@ pub(crate) fn play<T: TurnGame>(
     rng: &mut dyn RngCore,
     log: &mut Log,
 ) -> Result<Progress, MatchError> {
-    let options =
-        T::parse_options(Some(&stored.options), ctx).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
-    let ai = &stored.ai;
-    let (mut game, human) = T::parse_state(&options, &stored.state).map_err(corrupt)?;
-    if game.turn() != Turn::Player(human) {
+    let mut in_play = resume::<T>(stored, ctx)?;
+    let human = in_play.human;
+    if in_play.game.turn() != Turn::Player(human) {
         return Err(MatchError::Corrupt("state: it is not the person's turn".to_string()));
     }
-    let moves = T::parse_turn(&game, mv)?;
-    log.human(T::turn_json(&game, &moves));
+    let moves = T::parse_turn(&in_play.game, mv)?;
+    log.human(T::turn_json(&in_play.game, &moves));
     for mv in moves {
-        if game.turn() != Turn::Player(human) || !game.legal_moves().contains(&mv) {
+        if in_play.game.turn() != Turn::Player(human) || !in_play.game.legal_moves().contains(&mv) {
             return Err(MatchError::IllegalMove(format!(
                 "{} is not a legal move here",
-                T::move_json(&game, mv)
+                T::move_json(&in_play.game, mv)
             )));
         }
-        game.play(mv);
+        in_play.play(mv);
     }
-    answer::<T>(game, human, ai, ctx, rng, log)
+    answer(&mut in_play, &stored.ai, ctx, rng, log)?;
+    progress(in_play)
 }

@@ -1,8 +1,9 @@
 //! Matches and their histories in the database.
 //!
-//! A match row holds what the next move needs (options, AI, status, ply,
-//! state, result, as JSON text); `match_events` holds the history, one row per
-//! ply. A move is saved by one transaction that updates the row only if its
+//! A match row holds what the next move needs (the game's own record
+//! `saved`, AI, status, ply) and what the API shows (options, state, legal
+//! moves, result), as JSON text; `match_events` holds the history, one row
+//! per ply. A move is saved by one transaction that updates the row only if its
 //! ply is still the one the move was computed from, then appends the events:
 //! a retried or concurrent request with a stale ply changes nothing.
 
@@ -103,6 +104,7 @@ fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
         status,
         ply: unsigned("ply", row.try_get("ply")?)?,
         state: parse_json("state", &row.try_get::<String, _>("state")?)?,
+        saved: row.try_get("saved")?,
         legal_moves: match row.try_get::<Option<String>, _>("legal_moves")? {
             Some(text) => Some(parse_json("legal_moves", &text)?),
             None => None,
@@ -160,7 +162,7 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         sqlx::query(
             "INSERT INTO matches (id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, \
-             result, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+             result, created_at, updated_at, saved) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
         )
         .bind(id)
         .bind(m.game.as_str())
@@ -175,6 +177,7 @@ impl Store {
         .bind(m.result.as_ref().map(to_json))
         .bind(now)
         .bind(now)
+        .bind(m.saved.as_deref())
         .execute(&mut *tx)
         .await?;
         insert_events(&mut tx, id, events).await?;
@@ -192,7 +195,7 @@ impl Store {
     pub async fn load_match_since(&self, id: &str, since: u64) -> Result<Option<StoredMatch>, StoreError> {
         let row = sqlx::query(
             "SELECT id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, result, \
-             created_at, updated_at FROM matches WHERE id = $1",
+             created_at, updated_at, saved FROM matches WHERE id = $1",
         )
         .bind(id)
         .fetch_optional(&self.pool)
@@ -224,8 +227,8 @@ impl Store {
     ) -> Result<SaveOutcome, StoreError> {
         let mut tx = self.pool.begin().await?;
         let updated = sqlx::query(
-            "UPDATE matches SET status = $1, ply = $2, state = $3, legal_moves = $4, result = $5, updated_at = $6 \
-             WHERE id = $7 AND ply = $8",
+            "UPDATE matches SET status = $1, ply = $2, state = $3, legal_moves = $4, result = $5, updated_at = $6, \
+             saved = $7 WHERE id = $8 AND ply = $9",
         )
         .bind(status_text(m.status))
         .bind(ply_column(m.ply))
@@ -233,6 +236,7 @@ impl Store {
         .bind(m.legal_moves.as_ref().map(to_json))
         .bind(m.result.as_ref().map(to_json))
         .bind(now)
+        .bind(m.saved.as_deref())
         .bind(id)
         .bind(ply_column(expected_ply))
         .execute(&mut *tx)

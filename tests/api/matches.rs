@@ -47,7 +47,18 @@ on_both_databases!(
     finished_matches_are_purged_after_their_retention,
     since_returns_only_the_later_history,
     ishitori_heaps_beyond_2_to_the_53_come_with_decimal_strings,
+    a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_state,
 );
+
+/// Runs `sql` with `$1` bound to `id` on the app's database.
+async fn alter_row(app: &TestApp, sql: &str, id: &str) {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let url = app.state.config.database_url.clone().expect("a database");
+    let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+    let done = sqlx::query(sql).bind(id).execute(&mut conn).await.unwrap();
+    assert_eq!(done.rows_affected(), 1, "{sql}");
+}
 
 async fn app_on(db: TestDb) -> TestApp {
     // Concurrent moves wait for a search worker rather than getting 503 on
@@ -396,6 +407,35 @@ async fn every_game_plays_to_the_end_with_a_consistent_history(db: TestDb) {
         }
         assert_eq!(get(&app, &m).await, end, "stored match differs from the last answer");
     }
+}
+
+async fn a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_state(db: TestDb) {
+    let app = app_on(db).await;
+    let m = create(&app, json!({"game": "tictactoe"})).await;
+    // A shown state the rules could never reach: were it read back, the
+    // move below would be refused or answered from it.
+    alter_row(
+        &app,
+        r#"UPDATE matches SET state = '{"board":["OOO","OOO","OOO"],"human_plays":"X"}' WHERE id = $1"#,
+        &m.id,
+    )
+    .await;
+    let r = send_move(&app, &m, &json!(0), json!({"row": 1, "col": 1})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let board = r.json()["state"]["board"].to_string();
+    assert_eq!(board.matches('X').count(), 1, "{board}");
+    assert_eq!(board.matches('O').count(), 1, "{board}");
+
+    // A row written before the record was kept (no `saved`) goes on from
+    // the state it shows.
+    alter_row(&app, "UPDATE matches SET saved = NULL WHERE id = $1", &m.id).await;
+    let before = get(&app, &m).await;
+    let mv = some_legal_move("tictactoe", &before["state"], &before["options"]);
+    let r = send_move(&app, &m, &before["ply"], mv).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let board = r.json()["state"]["board"].to_string();
+    assert_eq!(board.matches('X').count(), 2, "{board}");
+    assert_eq!(board.matches('O').count(), 2, "{board}");
 }
 
 async fn tokens_are_checked(db: TestDb) {

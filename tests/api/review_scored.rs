@@ -322,7 +322,7 @@ async fn an_old_number_square_match_without_its_deal_still_plays_and_its_review_
     // What a match created before the deal was kept has in its row.
     let url = app.state.config.database_url.clone().unwrap();
     let mut conn = sqlx::SqliteConnection::connect(&url).await.unwrap();
-    sqlx::query("UPDATE matches SET options = ? WHERE id = ?")
+    sqlx::query("UPDATE matches SET options = ?, saved = NULL WHERE id = ?")
         .bind(r#"{"size":3}"#)
         .bind(&id)
         .execute(&mut conn)
