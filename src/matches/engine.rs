@@ -15,7 +15,7 @@
 //! Every game is played through the `Game` trait; its match adapter (a
 //! `turns::TurnGame`) says only what is its own: its options, the JSON of
 //! its state and moves, how its AI chooses, its dice. A new game is that
-//! adapter, a `GameKind` name and one arm in [`with_game`].
+//! adapter and one line in `match_games!`.
 
 use std::borrow::Cow;
 use std::fmt;
@@ -33,48 +33,59 @@ use super::json::{field_error, Obj};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
 use super::turns::{self, TurnGame};
 
-/// Runs `$body` with `$T` the match adapter (a `turns::TurnGame`) of the
-/// game `$kind`: the one place that maps a game's name to its code.
-macro_rules! with_game {
-    ($kind:expr, $T:ident => $body:expr) => {
-        match $kind {
-            $crate::matches::GameKind::Pig => {
-                type $T = $crate::matches::players::PigMatch;
-                $body
-            }
-            $crate::matches::GameKind::Tictactoe => {
-                type $T = $crate::matches::players::TicTacToeMatch;
-                $body
-            }
-            $crate::matches::GameKind::Ishitori => {
-                type $T = $crate::matches::players::IshitoriMatch;
-                $body
-            }
-            $crate::matches::GameKind::NumberSquare => {
-                type $T = $crate::matches::players::NumberSquareMatch;
-                $body
-            }
-            $crate::matches::GameKind::NineSquare => {
-                type $T = $crate::matches::players::NineSquareMatch;
-                $body
-            }
-            $crate::matches::GameKind::ConnectFour => {
-                type $T = $crate::matches::players::ConnectFourMatch;
-                $body
+/// The games that can be played as matches: each one's `GameKind`, its
+/// name in the API and its match adapter (a `turns::TurnGame`). The one
+/// list a new game joins; it makes [`GameKind`] and `with_game!`. (`$d` is
+/// a `$`, passed in so that the macro it writes can have variables.)
+macro_rules! match_games {
+    ($d:tt $($kind:ident = $name:literal => $adapter:ident),* $(,)?) => {
+        /// The games that can be played as matches, spelled as in the API.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum GameKind {
+            $(#[serde(rename = $name)] $kind,)*
+        }
+
+        impl GameKind {
+            pub const ALL: [GameKind; [$($name),*].len()] = [$(GameKind::$kind),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(GameKind::$kind => $name,)*
+                }
             }
         }
+
+        /// Runs `$T => body` with `$T` the match adapter of the game `kind`:
+        /// the one place that maps a game's name to its code.
+        macro_rules! with_game {
+            ($d kind:expr, $d T:ident => $d body:expr) => {
+                match $d kind {
+                    $($crate::matches::GameKind::$kind => {
+                        type $d T = $crate::matches::players::$adapter;
+                        $d body
+                    })*
+                }
+            };
+        }
+        pub(crate) use with_game;
     };
 }
-pub(crate) use with_game;
+
+match_games!($
+    Pig = "pig" => PigMatch,
+    Tictactoe = "tictactoe" => TicTacToeMatch,
+    Ishitori = "ishitori" => IshitoriMatch,
+    NumberSquare = "number-square" => NumberSquareMatch,
+    NineSquare = "nine-square" => NineSquareMatch,
+    ConnectFour = "connect-four" => ConnectFourMatch,
+);
 
 /// Why a match could not be created or a move not applied. Every variant
 /// but [`MatchError::Corrupt`] and [`MatchError::Internal`] is the client's
 /// doing (422), and its message names the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
-    #[error(
-        "game must be one of \"pig\", \"tictactoe\", \"ishitori\", \"number-square\", \"nine-square\", \"connect-four\" (got {0:?})"
-    )]
+    #[error("game must be one of {names} (got {0:?})", names = GameKind::quoted_names())]
     UnknownGame(String),
     /// A field of the wrong type, out of range, or missing.
     #[error("{field} {expected}")]
@@ -104,37 +115,10 @@ impl MatchError {
     }
 }
 
-/// The games that can be played as matches, spelled as in the API.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum GameKind {
-    Pig,
-    Tictactoe,
-    Ishitori,
-    NumberSquare,
-    NineSquare,
-    ConnectFour,
-}
-
 impl GameKind {
-    pub const ALL: [GameKind; 6] = [
-        GameKind::Pig,
-        GameKind::Tictactoe,
-        GameKind::Ishitori,
-        GameKind::NumberSquare,
-        GameKind::NineSquare,
-        GameKind::ConnectFour,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameKind::Pig => "pig",
-            GameKind::Tictactoe => "tictactoe",
-            GameKind::Ishitori => "ishitori",
-            GameKind::NumberSquare => "number-square",
-            GameKind::NineSquare => "nine-square",
-            GameKind::ConnectFour => "connect-four",
-        }
+    /// Every game's name in quotes, comma-separated (for messages).
+    fn quoted_names() -> String {
+        GameKind::ALL.map(|g| format!("{:?}", g.as_str())).join(", ")
     }
 }
 
@@ -407,30 +391,6 @@ pub struct Match {
     pub result: Option<MatchResult>,
 }
 
-/// Why a finished match of `game` ended, from its winner and final state
-/// (each game ends in only one or two ways).
-fn inferred_end_reason(game: GameKind, winner: Winner, state: &Value) -> EndReason {
-    match game {
-        GameKind::Pig => EndReason::GoalReached,
-        GameKind::Ishitori => EndReason::NoMove,
-        GameKind::NineSquare => EndReason::BoardFull,
-        GameKind::Tictactoe | GameKind::ConnectFour if winner == Winner::Draw => EndReason::BoardFull,
-        GameKind::Tictactoe | GameKind::ConnectFour => EndReason::Line,
-        GameKind::NumberSquare => {
-            let all_taken = state["board"].as_array().is_some_and(|rows| {
-                rows.iter()
-                    .flat_map(|r| r.as_array().into_iter().flatten())
-                    .all(Value::is_null)
-            });
-            if all_taken {
-                EndReason::AllTaken
-            } else {
-                EndReason::CrossingPath
-            }
-        }
-    }
-}
-
 /// What a game adapter hands back after its part of a request.
 pub(crate) struct Progress {
     pub state: Value,
@@ -582,7 +542,7 @@ impl Match {
     pub fn with_end_reason(mut self) -> Match {
         if let Some(result) = &mut self.result {
             if result.reason.is_none() {
-                result.reason = Some(inferred_end_reason(self.game, result.winner, &self.state));
+                result.reason = Some(with_game!(self.game, T => T::unrecorded_end_reason(result.winner, &self.state)));
             }
         }
         self

@@ -11,7 +11,7 @@ use crate::games::game::{GameOutcome, Seat};
 use crate::games::ishitori::{Game, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING};
 use crate::solve::limits::SearchLimits;
 
-use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError};
+use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, Winner};
 use super::json::{field_error, u64_value, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -246,6 +246,10 @@ impl TurnGame for IshitoriMatch {
     }
 
     fn end_reason(_: &Ishitori, _: GameOutcome) -> EndReason {
+        EndReason::NoMove
+    }
+
+    fn unrecorded_end_reason(_: Winner, _: &Value) -> EndReason {
         EndReason::NoMove
     }
 }

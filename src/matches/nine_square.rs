@@ -15,7 +15,7 @@ use crate::games::nine_square::{Coord, Game, NineSquareMove, Player, Position, D
 use crate::solve::nine_square::best_placements;
 use crate::strategies::nine_square::greedy_value;
 
-use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores};
+use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores, Winner};
 use super::json::{int_value, strings, Obj};
 use super::levels;
 use super::turns::TurnGame;
@@ -211,6 +211,10 @@ impl TurnGame for NineSquareMatch {
     }
 
     fn end_reason(_: &Game, _: GameOutcome) -> EndReason {
+        EndReason::BoardFull
+    }
+
+    fn unrecorded_end_reason(_: Winner, _: &Value) -> EndReason {
         EndReason::BoardFull
     }
 

@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use crate::games::game::{GameOutcome, Seat};
 use crate::games::number_square::{Board, GameEnd, NumberSquare, Tile, MAX_SIZE, MIN_SIZE};
 
-use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores};
+use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores, Winner};
 use super::json::{field_error, int_value, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -180,6 +180,20 @@ impl TurnGame for NumberSquareMatch {
         match game.board().end() {
             Some(GameEnd::TopToBottomPath | GameEnd::LeftToRightPath) => EndReason::CrossingPath,
             _ => EndReason::AllTaken,
+        }
+    }
+
+    /// Every tile taken (all null) or a crossing path.
+    fn unrecorded_end_reason(_: Winner, state: &Value) -> EndReason {
+        let all_taken = state["board"].as_array().is_some_and(|rows| {
+            rows.iter()
+                .flat_map(|r| r.as_array().into_iter().flatten())
+                .all(Value::is_null)
+        });
+        if all_taken {
+            EndReason::AllTaken
+        } else {
+            EndReason::CrossingPath
         }
     }
 

@@ -10,7 +10,7 @@ use crate::games::game::{Game, GameOutcome, Seat};
 use crate::games::pig::{Action, PigGame, PigMove, PigRules, Variant, MAX_TURN_TOTAL};
 use crate::solve::pig::PigTable;
 
-use super::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
+use super::engine::{AiContext, AiSpec, EndReason, MatchError, Scores, Winner};
 use super::json::{field_error, Obj};
 use super::turns::{Candidate, Choice, TurnGame};
 
@@ -129,6 +129,10 @@ impl TurnGame for PigMatch {
     }
 
     fn end_reason(_: &PigGame, _: GameOutcome) -> EndReason {
+        EndReason::GoalReached
+    }
+
+    fn unrecorded_end_reason(_: Winner, _: &Value) -> EndReason {
         EndReason::GoalReached
     }
 

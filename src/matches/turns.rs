@@ -125,6 +125,15 @@ pub(crate) trait TurnGame {
             GameOutcome::Draw => EndReason::BoardFull,
         }
     }
+    /// Why a match stored before end reasons were recorded ended, from its
+    /// winner and final state object; for the line games a draw is a full
+    /// board and a win a line.
+    fn unrecorded_end_reason(winner: Winner, _state: &Value) -> EndReason {
+        match winner {
+            Winner::Draw => EndReason::BoardFull,
+            Winner::Human | Winner::Ai => EndReason::Line,
+        }
+    }
     /// What the API shows of a stored options or state object; most games
     /// show it as stored.
     fn shown(stored: &Value) -> Cow<'_, Value> {
