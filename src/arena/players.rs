@@ -37,10 +37,14 @@ impl<G: Game> Chooser<G> for UniformRandom {
 }
 
 /// A function of the position as a player (tests pit solvers this way):
-/// one move, None when it has none to offer.
+/// the moves it plays in a row (an `Option` for one move or none).
 pub struct FromFn<F>(pub F);
 
-impl<G: Game, F: FnMut(&G) -> Option<G::Move>> Chooser<G> for FromFn<F> {
+impl<G: Game, F, M> Chooser<G> for FromFn<F>
+where
+    F: FnMut(&G) -> M,
+    M: IntoIterator<Item = G::Move>,
+{
     fn choose(&mut self, game: &G, _rng: &mut dyn RngCore) -> Result<Vec<G::Move>, ArenaError> {
         Ok((self.0)(game).into_iter().collect())
     }
@@ -57,13 +61,22 @@ pub struct Referee<'a, G: Game> {
 }
 
 impl<G: Game> Referee<'_, G> {
-    /// For games without dice and runs without a deadline.
-    pub fn none() -> Referee<'static, G> {
+    /// The game's dice (if it has any) as its chance outcomes say, and no
+    /// deadline.
+    pub fn untimed() -> Referee<'static, G> {
         Referee {
-            roll: &|_, _| None,
+            roll: &by_chance::<G>,
             check: &|| Ok(()),
         }
     }
+}
+
+/// A chance outcome drawn with the probabilities the game gives them.
+pub fn by_chance<G: Game>(game: &G, rng: &mut dyn RngCore) -> Option<G::Move> {
+    game.chance_outcomes()
+        .choose_weighted(rng, |&(_, p)| p)
+        .ok()
+        .map(|&(mv, _)| mv)
 }
 
 /// Plays `game` to its end, seat 0's player first: each player's moves
@@ -136,7 +149,7 @@ mod tests {
                 g.legal_moves().last().copied()
             });
             let mut rng = StdRng::seed_from_u64(seed);
-            play_out(&mut game, [&mut first, &mut second], &mut rng, &Referee::none()).unwrap();
+            play_out(&mut game, [&mut first, &mut second], &mut rng, &Referee::untimed()).unwrap();
             assert_eq!(game.turn(), Turn::Over);
             // Seat 0 moved first and the turns alternated.
             let (a, b) = (asked[0].get(), asked[1].get());
@@ -154,7 +167,7 @@ mod tests {
             &mut game,
             [&mut nowhere, &mut UniformRandom],
             &mut rng,
-            &Referee::none(),
+            &Referee::untimed(),
         )
         .unwrap_err();
         assert!(
@@ -162,11 +175,36 @@ mod tests {
             "{err}"
         );
         let mut silent = FromFn(|_: &NumberSquare| None);
-        let err = play_out(&mut game, [&mut UniformRandom, &mut silent], &mut rng, &Referee::none()).unwrap_err();
+        let err = play_out(
+            &mut game,
+            [&mut UniformRandom, &mut silent],
+            &mut rng,
+            &Referee::untimed(),
+        )
+        .unwrap_err();
         assert!(
             matches!(&err, ArenaError::Internal(m) if m.contains("seat 1") && m.contains("no move")),
             "{err}"
         );
+    }
+
+    #[test]
+    fn dice_by_chance_follow_the_games_probabilities() {
+        let rules = PigRules::new(10, 4, Variant::Standard, 200).unwrap();
+        let mut game = PigGame::new(rules);
+        assert_eq!(by_chance(&game, &mut StdRng::seed_from_u64(0)), None);
+        game.play(PigMove::Roll);
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut seen = [0u32; 5];
+        for _ in 0..4000 {
+            match by_chance(&game, &mut rng) {
+                Some(PigMove::Face(face)) => seen[face as usize] += 1,
+                other => panic!("not a face: {other:?}"),
+            }
+        }
+        // Each of four faces about 1000 times (5 sigma is about 137).
+        assert_eq!(seen[0], 0);
+        assert!(seen[1..].iter().all(|&n| (860..=1140).contains(&n)), "{seen:?}");
     }
 
     #[test]
