@@ -1,6 +1,6 @@
 //! What the arena needs of a game beyond its match adapter: a run's node
-//! cap, and the players that are the game's own (the seed papers' AIs,
-//! Pig's policies). The match AI (`best`, `level:N`) and `random` are the
+//! cap, the names its players answer to, and the players that are the
+//! game's own (the seed papers' AIs, Pig's policies). The match AI (`best`, `level:N`) and `random` are the
 //! same for every game and are built by the runner.
 
 use rand::RngCore;
@@ -19,7 +19,7 @@ use crate::strategies::number_square::lookahead2;
 
 use super::pig::PigPolicy;
 use super::players::Chooser;
-use super::strategy::Strategy;
+use super::strategy::{number, Strategy};
 use super::ArenaError;
 
 /// A player of the game `T` plays.
@@ -29,6 +29,16 @@ pub(crate) trait ArenaGame: TurnGame {
     /// The node cap of a searched move in a run, when it differs from the
     /// match's (runs play many games).
     const ARENA_NODES: Option<u64> = None;
+    /// What `best` is also called in this game (reports use this name).
+    const BEST_NAME: &'static str = "best";
+    /// Every name the game's players answer to, as error messages list them.
+    const PLAYER_NAMES: &'static str = "best, random, level:N (1..10)";
+
+    /// The game's own player called `name`; None when it has none by that
+    /// name (`best`, `level:N` and `random` are every game's).
+    fn own_strategy(_name: &str) -> Option<Strategy> {
+        None
+    }
 
     /// The player `strategy` names when it is one of this game's own, for
     /// a run under `options`; None for the match AI and `random`.
@@ -41,20 +51,40 @@ pub(crate) trait ArenaGame: TurnGame {
     }
 }
 
-impl ArenaGame for TicTacToeMatch {}
-impl ArenaGame for IshitoriMatch {}
+impl ArenaGame for TicTacToeMatch {
+    const BEST_NAME: &'static str = "perfect";
+    const PLAYER_NAMES: &'static str = "perfect, random, level:N (1..10)";
+}
+
+impl ArenaGame for IshitoriMatch {
+    const BEST_NAME: &'static str = "optimal";
+    const PLAYER_NAMES: &'static str = "optimal, random, level:N (1..10)";
+}
+
 impl ArenaGame for ConnectFourMatch {
     /// Tens of milliseconds a move; exact from the middle game on.
     const ARENA_NODES: Option<u64> = Some(300_000);
 }
 
 impl ArenaGame for NumberSquareMatch {
+    const PLAYER_NAMES: &'static str = "best, lookahead2, random, level:N (1..10)";
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        (name == "lookahead2").then_some(Strategy::Lookahead2)
+    }
+
     fn own_player(strategy: Strategy, _: &Self::Options, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
         Ok((strategy == Strategy::Lookahead2).then(|| Box::new(Lookahead2) as Player<Self>))
     }
 }
 
 impl ArenaGame for NineSquareMatch {
+    const PLAYER_NAMES: &'static str = "best, greedy, random, level:N (1..10)";
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        (name == "greedy").then_some(Strategy::Greedy)
+    }
+
     fn own_player(strategy: Strategy, _: &Self::Options, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
         Ok((strategy == Strategy::Greedy).then(|| Box::new(Greedy) as Player<Self>))
     }
@@ -63,6 +93,18 @@ impl ArenaGame for NineSquareMatch {
 /// Every Pig player, `level:N` and `random` included, is a policy over the
 /// exact table: the same policy the exact evaluation reads.
 impl ArenaGame for PigMatch {
+    const BEST_NAME: &'static str = "optimal";
+    const PLAYER_NAMES: &'static str = "optimal, hold_at:N (N >= 1), kper, random, level:N (1..10)";
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        match name.split_once(':') {
+            // hold_at:0 would pass every turn and never finish a game.
+            Some(("hold_at", n)) => number(n).filter(|&n| n >= 1).map(Strategy::HoldAt),
+            Some(_) => None,
+            None => (name == "kper").then_some(Strategy::Kper),
+        }
+    }
+
     fn own_player(strategy: Strategy, rules: &PigRules, ctx: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
         let table = ctx.solvers.pig_tables.get_blocking(*rules);
         Ok(Some(Box::new(PigPolicy::new(strategy, table)?)))
