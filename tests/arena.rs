@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use kibitz::arena::pig::PigPolicy;
 use kibitz::arena::pig_exact::evaluate;
+use kibitz::arena::strategy::known_names;
 use kibitz::arena::{Arena, ArenaError, ArenaSpec, Budget, Strategy, Tally};
 use kibitz::games::pig::{PigRules, Variant};
 use kibitz::matches::GameKind;
@@ -250,6 +251,35 @@ fn strategy_names_are_read_per_game() {
             err.starts_with("b: ") && err.contains("expected one of"),
             "{game} {name}: {err}"
         );
+    }
+}
+
+#[test]
+fn every_name_a_game_lists_is_one_of_its_players_and_reads_back() {
+    use GameKind::*;
+    // The lists as error messages show them (API.md): each game's, in full.
+    let lists = [
+        (Pig, "optimal, hold_at:N (N >= 1), kper, random, level:N (1..10)"),
+        (Tictactoe, "perfect, random, level:N (1..10)"),
+        (Ishitori, "optimal, random, level:N (1..10)"),
+        (NumberSquare, "best, lookahead2, random, level:N (1..10)"),
+        (NineSquare, "best, greedy, random, level:N (1..10)"),
+        (ConnectFour, "best, random, level:N (1..10)"),
+    ];
+    assert_eq!(lists.len(), GameKind::ALL.len());
+    for (game, list) in lists {
+        assert_eq!(known_names(game), list, "{game}");
+        for entry in list.split(", ") {
+            // "level:N (1..10)" stands for level:1 to level:10, and so on.
+            let names: Vec<String> = match entry.split_once(":N") {
+                Some((prefix, _)) => [1, 7, 10].iter().map(|n| format!("{prefix}:{n}")).collect(),
+                None => vec![entry.to_string()],
+            };
+            for name in names {
+                let strategy = Strategy::parse(game, "a", &name).unwrap_or_else(|e| panic!("{game} {name}: {e}"));
+                assert_eq!(strategy.name(game), name, "{game}");
+            }
+        }
     }
 }
 

@@ -5,10 +5,12 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use kibitz::games::nine_square::{Board, Coord, Player, Position, Score};
+use kibitz::arena::games::Greedy;
+use kibitz::arena::players::{play_out, Chooser, FromFn, Referee, UniformRandom};
+use kibitz::games::nine_square::{Board, Coord, Game, NineSquareMove, Player, Position};
 use kibitz::solve::limits::SearchLimits;
 use kibitz::solve::nine_square::{best_placements, EXACT_MAX_EMPTY};
-use kibitz::strategies::nine_square::{greedy_placements, greedy_value, play_game, random_placements, Strategy};
+use kibitz::strategies::nine_square::{greedy_placements, greedy_value};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -55,7 +57,6 @@ fn every_strategy_places_exactly_the_due_number_of_distinct_empty_cells() {
             let best = best_placements(&position, &budget(3_000), rng.gen());
             assert_legal(&position, &best.placements);
             assert_legal(&position, &greedy_placements(&position));
-            assert_legal(&position, &random_placements(&position, &mut rng));
         }
     }
 }
@@ -339,57 +340,48 @@ fn greedy_does_not_block() {
 }
 
 // ---------------------------------------------------------------------------
-// Whole games
+// Whole games, through the arena's loop (greedy against random over many
+// games is tests/arena.rs's `greedy_nine_square_beats_random`)
 
-#[test]
-fn a_game_is_repeatable_from_its_seed_and_fills_the_grid() {
-    let a = play_game(&Strategy::Greedy, &Strategy::Random, 42);
-    let b = play_game(&Strategy::Greedy, &Strategy::Random, 42);
-    assert_eq!(a, b);
-    let c = play_game(&Strategy::Greedy, &Strategy::Random, 43);
-    assert_ne!((a.score, a.turns), (c.score, c.turns));
-    // At least 81 / 6 turns.
-    assert!(a.turns >= 14, "turns {}", a.turns);
+/// A game from an empty grid, X first, the dice and the players' choices
+/// drawn from `seed`.
+fn play(x: &mut dyn Chooser<Game>, o: &mut dyn Chooser<Game>, seed: u64) -> Game {
+    let mut game = Game::new();
+    let mut rng = StdRng::seed_from_u64(seed);
+    play_out(&mut game, [x, o], &mut rng, &Referee::untimed()).expect("a legal game");
+    game
 }
 
 #[test]
-fn greedy_beats_random() {
-    let mut greedy_points = 0.0;
-    for seed in 0..20 {
-        let (x, o) = if seed % 2 == 0 {
-            (Strategy::Greedy, Strategy::Random)
-        } else {
-            (Strategy::Random, Strategy::Greedy)
-        };
-        let score: Score = play_game(&x, &o, seed).score;
-        let greedy = if seed % 2 == 0 { Player::X } else { Player::O };
-        greedy_points += match score.leader() {
-            Some(p) if p == greedy => 1.0,
-            None => 0.5,
-            Some(_) => 0.0,
-        };
-    }
-    assert!(greedy_points >= 16.0, "greedy won {greedy_points} of 20");
+fn a_game_is_repeatable_from_its_seed_and_fills_the_grid() {
+    let a = play(&mut Greedy, &mut UniformRandom, 42);
+    assert_eq!(a, play(&mut Greedy, &mut UniformRandom, 42));
+    assert_ne!(a, play(&mut Greedy, &mut UniformRandom, 43));
+    assert!(a.is_over() && a.board().is_full());
 }
 
 #[test]
 fn best_under_a_small_node_budget_beats_greedy_over_a_few_seeded_games() {
     // Repeatable (node budget), small and only a sanity check; the strength
     // figure at 100 ms a turn comes from the arena.
-    let best = Strategy::Best {
-        per_move: Duration::from_secs(60),
-        max_nodes: Some(20_000),
-    };
+    let mut best = FromFn(|game: &Game| {
+        let position = game.position(game.rolled()).expect("a placement is due");
+        let seed = u64::from(game.rolled()) + game.board().empty_cells().count() as u64;
+        best_placements(&position, &budget(20_000), seed)
+            .placements
+            .into_iter()
+            .map(NineSquareMove::Place)
+    });
     let mut margin = 0;
     for seed in 0..4u64 {
         let best_is_x = seed % 2 == 0;
         let game = if best_is_x {
-            play_game(&best, &Strategy::Greedy, seed)
+            play(&mut best, &mut Greedy, seed)
         } else {
-            play_game(&Strategy::Greedy, &best, seed)
+            play(&mut Greedy, &mut best, seed)
         };
         let seat = if best_is_x { Player::X } else { Player::O };
-        margin += game.score.margin_for(seat);
+        margin += game.board().score().margin_for(seat);
     }
     assert!(margin > 0, "best's total margin over greedy: {margin}");
 }

@@ -1,14 +1,37 @@
-//! The seed paper's `lookahead2`, the random player and the game loop.
+//! The seed paper's `lookahead2`, and whole games through the arena's loop.
 
 use std::time::Duration;
 
-use kibitz::games::number_square::{Board, GameEnd, Tile};
+use std::cell::RefCell;
+
+use kibitz::arena::games::Lookahead2;
+use kibitz::arena::players::{play_out, Chooser, FromFn, Referee};
+use kibitz::games::number_square::{Board, GameEnd, NumberSquare, Tile};
 use kibitz::solve::limits::SearchLimits;
 use kibitz::solve::number_square::NumberSquareSolver;
-use kibitz::strategies::number_square::{lookahead2, lookahead2_scores, play_game, random, PlayError};
+use kibitz::strategies::number_square::{deal, lookahead2, lookahead2_scores};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
+
+/// `start` played out, `first` moving first (their random choices drawn
+/// from `seed`): the finished game.
+fn play(
+    start: &Board,
+    first: &mut dyn Chooser<NumberSquare>,
+    second: &mut dyn Chooser<NumberSquare>,
+    seed: u64,
+) -> NumberSquare {
+    let mut game = NumberSquare::new(start.clone(), [0, 0], 0);
+    let mut rng = StdRng::seed_from_u64(seed);
+    play_out(&mut game, [first, second], &mut rng, &Referee::untimed()).expect("a legal game");
+    game
+}
+
+/// The first seat's points minus the second's.
+fn margin(game: &NumberSquare) -> i64 {
+    game.score(0) - game.score(1)
+}
 
 fn board(values: &[&[i64]]) -> Board {
     let rows: Vec<Vec<Option<i64>>> = values
@@ -41,7 +64,8 @@ fn lookahead2_scores_every_legal_tile_by_the_papers_formula() {
     for game in 0..40 {
         let mut board = Board::shuffled(3 + game % 5, &mut rng).unwrap();
         for _ in 0..rng.gen_range(0..6) {
-            let next = board.play(random(&board, &mut rng).unwrap()).unwrap().board;
+            let tile = *board.legal_moves().choose(&mut rng).unwrap();
+            let next = board.play(tile).unwrap().board;
             if next.is_over() {
                 break;
             }
@@ -89,50 +113,37 @@ fn lookahead2_takes_a_game_ending_tile_at_its_real_margin() {
 }
 
 #[test]
-fn random_only_picks_legal_tiles_and_visits_several() {
-    let mut rng = StdRng::seed_from_u64(9);
-    let start = Board::shuffled(5, &mut rng).unwrap();
-    let mut seen = std::collections::HashSet::new();
-    for _ in 0..200 {
-        let tile = random(&start, &mut rng).unwrap();
-        assert!(start.is_legal(tile));
-        seen.insert(tile);
-    }
-    assert!(seen.len() > 10);
-}
-
-#[test]
-fn play_game_alternates_movers_and_adds_up_the_scores() {
+fn a_game_alternates_movers_and_adds_up_the_scores() {
     let mut rng = StdRng::seed_from_u64(11);
     for size in 2..=9 {
         let start = Board::shuffled(size, &mut rng).unwrap();
+        // Both players through one recorder: the tiles taken, in order, and
+        // whether lookahead2 (seat 0) chose each.
+        let taken = RefCell::new(Vec::new());
+        let mut first = FromFn(|g: &NumberSquare| {
+            let tile = lookahead2(g.board());
+            taken.borrow_mut().extend(tile.map(|t| (t, true)));
+            tile
+        });
         let mut coin = StdRng::seed_from_u64(size as u64);
-        let record = play_game(&start, lookahead2, |b: &Board| random(b, &mut coin)).unwrap();
+        let mut second = FromFn(|g: &NumberSquare| {
+            let tile = g.board().legal_moves().choose(&mut coin).copied();
+            taken.borrow_mut().extend(tile.map(|t| (t, false)));
+            tile
+        });
+        let game = play(&start, &mut first, &mut second, 0);
         let mut board = start.clone();
         let mut scores = [0, 0];
-        for (ply, &tile) in record.moves.iter().enumerate() {
+        for (ply, &(tile, by_lookahead2)) in taken.borrow().iter().enumerate() {
+            assert_eq!(by_lookahead2, ply % 2 == 0, "ply {ply}");
             let played = board.play(tile).unwrap();
             scores[ply % 2] += played.points;
-            if ply % 2 == 0 {
-                assert_eq!(Some(tile), lookahead2(&board), "ply {ply}");
-            }
             board = played.board;
         }
-        assert_eq!([record.first_score, record.second_score], scores);
-        assert_eq!(record.final_board, board);
-        assert_eq!(board.end(), Some(record.end));
-        assert_eq!(record.margin(), scores[0] - scores[1]);
+        assert_eq!([game.score(0), game.score(1)], scores);
+        assert_eq!(game.board(), &board);
+        assert!(board.end().is_some());
     }
-}
-
-#[test]
-fn play_game_reports_an_illegal_or_missing_choice() {
-    let start = board(&[&[1, 2, 3], &[4, 5, 6], &[7, 8, 9]]);
-    let centre = |_: &Board| Some(Tile::new(1, 1));
-    let error = play_game(&start, centre, lookahead2).unwrap_err();
-    assert!(matches!(error, PlayError::IllegalMove { ply: 0, .. }));
-    let error = play_game(&start, lookahead2, |_: &Board| None).unwrap_err();
-    assert_eq!(error, PlayError::NoMoveChosen { ply: 1 });
 }
 
 #[test]
@@ -141,9 +152,9 @@ fn exact_search_never_scores_worse_than_lookahead2_on_4x4() {
     // anyone; check it on whole games, both seats.
     let solver = NumberSquareSolver::new(1 << 16);
     let mut rng = StdRng::seed_from_u64(16);
-    let best = |b: &Board| {
+    let best = |g: &NumberSquare| {
         let limits = SearchLimits::within(Duration::from_secs(30));
-        solver.analyse(b, &limits).map(|a| a.best_move)
+        solver.analyse(g.board(), &limits).map(|a| a.best_move)
     };
     for _ in 0..10 {
         let start = Board::shuffled(4, &mut rng).unwrap();
@@ -151,10 +162,10 @@ fn exact_search_never_scores_worse_than_lookahead2_on_4x4() {
             .analyse(&start, &SearchLimits::within(Duration::from_secs(30)))
             .unwrap()
             .value;
-        let first = play_game(&start, best, lookahead2).unwrap();
-        assert!(first.margin() >= value, "{} < {value}", first.margin());
-        let second = play_game(&start, lookahead2, best).unwrap();
-        assert!(-second.margin() >= -value, "{} > {value}", second.margin());
+        let first = margin(&play(&start, &mut FromFn(best), &mut Lookahead2, 0));
+        assert!(first >= value, "{first} < {value}");
+        let second = margin(&play(&start, &mut Lookahead2, &mut FromFn(best), 0));
+        assert!(-second >= -value, "{second} > {value}");
     }
 }
 
@@ -164,16 +175,20 @@ fn games_end_with_a_crossing_or_a_full_board() {
     let mut crossings = 0;
     for _ in 0..30 {
         let start = Board::shuffled(6, &mut rng).unwrap();
-        let mut a = StdRng::seed_from_u64(rng.gen());
-        let mut b = StdRng::seed_from_u64(rng.gen());
-        let record = play_game(
-            &start,
-            |x: &Board| x.legal_moves().choose(&mut a).copied(),
-            |x: &Board| x.legal_moves().choose(&mut b).copied(),
-        )
-        .unwrap();
-        crossings += usize::from(record.end != GameEnd::AllTaken);
-        assert!(record.moves.len() < 36 || record.end == GameEnd::AllTaken);
+        // Two random players that count the tiles taken.
+        let moves = std::cell::Cell::new(0);
+        let random = |seed: u64| {
+            let mut own = StdRng::seed_from_u64(seed);
+            let moves = &moves;
+            FromFn(move |g: &NumberSquare| {
+                moves.set(moves.get() + 1);
+                g.board().legal_moves().choose(&mut own).copied()
+            })
+        };
+        let game = play(&start, &mut random(rng.gen()), &mut random(rng.gen()), 0);
+        let end = game.board().end().unwrap();
+        crossings += usize::from(end != GameEnd::AllTaken);
+        assert!(moves.get() < 36 || end == GameEnd::AllTaken);
     }
     assert!(crossings > 0);
 }
@@ -183,20 +198,20 @@ fn the_first_player_wins_every_4x4_board_under_perfect_play() {
     // Why no strategy takes 90% of the points over both seats: even perfect
     // play loses from the second seat, and lookahead2 wins from the first.
     let solver = NumberSquareSolver::new(1 << 16);
-    let exact = |b: &Board| {
+    let exact = |g: &NumberSquare| {
         let limits = SearchLimits::within(Duration::from_secs(30));
-        solver.analyse(b, &limits).map(|a| a.best_move)
+        solver.analyse(g.board(), &limits).map(|a| a.best_move)
     };
     let mut lookahead2_first_wins = 0;
     for seed in 0..20 {
-        let start = kibitz::strategies::number_square::deal(4, 1000 + seed).unwrap();
+        let start = deal(4, 1000 + seed).unwrap();
         let analysis = solver
             .analyse(&start, &SearchLimits::within(Duration::from_secs(30)))
             .unwrap();
         assert!(analysis.solved);
         assert!(analysis.value > 0, "seed {seed}: value {}", analysis.value);
-        let record = play_game(&start, lookahead2, exact).unwrap();
-        lookahead2_first_wins += usize::from(record.margin() > 0);
+        let game = play(&start, &mut Lookahead2, &mut FromFn(exact), 0);
+        lookahead2_first_wins += usize::from(margin(&game) > 0);
     }
     assert!(lookahead2_first_wins >= 18, "{lookahead2_first_wins}");
 }

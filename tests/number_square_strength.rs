@@ -14,13 +14,30 @@
 
 use std::time::Duration;
 
-use kibitz::games::number_square::Board;
+use kibitz::arena::games::Lookahead2;
+use kibitz::arena::players::{play_out, Chooser, FromFn, Referee};
+use kibitz::games::number_square::{Board, NumberSquare};
 use kibitz::solve::limits::SearchLimits;
 use kibitz::solve::number_square::NumberSquareSolver;
-use kibitz::strategies::number_square::{deal, lookahead2, play_game};
+use kibitz::strategies::number_square::deal;
+use rand::rngs::StdRng;
+use rand::SeedableRng;
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// The first seat's margin when `first` and `second` play `start` out.
+fn margin(start: &Board, first: &mut dyn Chooser<NumberSquare>, second: &mut dyn Chooser<NumberSquare>) -> i64 {
+    let mut game = NumberSquare::new(start.clone(), [0, 0], 0);
+    play_out(
+        &mut game,
+        [first, second],
+        &mut StdRng::seed_from_u64(0),
+        &Referee::untimed(),
+    )
+    .unwrap();
+    game.score(0) - game.score(1)
 }
 
 /// 1 for a win, 0.5 for a draw, 0 for a loss, by the margin.
@@ -38,17 +55,17 @@ fn best_wins_every_first_seat_and_gains_points_against_lookahead2_on_8x8() {
     let boards = env_or("NS_BOARDS", 10);
     let millis = env_or("NS_MILLIS", 100);
     let solver = NumberSquareSolver::default();
-    let best = |board: &Board| {
+    let best = |game: &NumberSquare| {
         let limits = SearchLimits::within(Duration::from_millis(millis));
-        solver.analyse(board, &limits).map(|a| a.best_move)
+        solver.analyse(game.board(), &limits).map(|a| a.best_move)
     };
     let (mut share, mut first_wins, mut better_seats, mut margin_sum) = (0.0, 0, 0, 0);
     for seed in 0..boards {
         let start = deal(8, 1000 + seed).unwrap();
         // lookahead2 against itself: what each seat gets at its level.
-        let baseline = play_game(&start, lookahead2, lookahead2).unwrap().margin();
-        let as_first = play_game(&start, best, lookahead2).unwrap().margin();
-        let as_second = -play_game(&start, lookahead2, best).unwrap().margin();
+        let baseline = margin(&start, &mut Lookahead2, &mut Lookahead2);
+        let as_first = margin(&start, &mut FromFn(best), &mut Lookahead2);
+        let as_second = -margin(&start, &mut Lookahead2, &mut FromFn(best));
         share += points(as_first) + points(as_second);
         first_wins += usize::from(as_first > 0);
         better_seats += usize::from(as_first > baseline) + usize::from(as_second > -baseline);

@@ -1,94 +1,155 @@
-//! What the arena needs of a game beyond its match adapter: the moves of
-//! the strategies that are the game's own (the seed papers' players, Pig's
-//! policies). The match AI (`best`, `level:N`) and `random` are the same for
-//! every game and are played by the runner.
+//! What the arena needs of a game beyond its match adapter: a run's node
+//! cap, the names its players answer to, and the players that are the
+//! game's own (the seed papers' AIs, Pig's policies). The match AI (`best`, `level:N`) and `random` are the
+//! same for every game and are built by the runner.
 
-use rand::rngs::StdRng;
+use rand::RngCore;
 
 use crate::games::game::Game;
-use crate::games::nine_square::NineSquareMove;
-use crate::games::pig::PigMove;
+use crate::games::nine_square::{Game as NineSquareGame, NineSquareMove};
+use crate::games::number_square::NumberSquare;
+use crate::games::pig::{PigGame, PigMove, PigRules};
 use crate::matches::players::{
     nine_square_position, ConnectFourMatch, IshitoriMatch, NineSquareMatch, NumberSquareMatch, PigMatch,
     TicTacToeMatch, TurnGame,
 };
+use crate::matches::AiContext;
 use crate::strategies::nine_square::greedy_placements;
 use crate::strategies::number_square::lookahead2;
 
 use super::pig::PigPolicy;
-use super::strategy::Strategy;
+use super::players::Chooser;
+use super::strategy::{number, Strategy};
 use super::ArenaError;
 
-/// One side of a run: its strategy, and (Pig) the policy it plays by.
-#[derive(Clone, Debug)]
-pub(crate) struct Player {
-    pub strategy: Strategy,
-    pub pig: Option<PigPolicy>,
-}
-
-pub(crate) type Moves<T> = Vec<<<T as TurnGame>::Game as Game>::Move>;
+/// A player of the game `T` plays.
+pub(crate) type Player<T> = Box<dyn Chooser<<T as TurnGame>::Game>>;
 
 pub(crate) trait ArenaGame: TurnGame {
     /// The node cap of a searched move in a run, when it differs from the
     /// match's (runs play many games).
     const ARENA_NODES: Option<u64> = None;
+    /// What `best` is also called in this game (reports use this name).
+    const BEST_NAME: &'static str = "best";
+    /// Every name the game's players answer to, as error messages list them.
+    const PLAYER_NAMES: &'static str = "best, random, level:N (1..10)";
 
-    /// The moves `player` plays in a row now when its strategy is this
-    /// game's own; None for the match AI and `random`.
-    fn own_turn(_game: &Self::Game, _player: &Player, _rng: &mut StdRng) -> Result<Option<Moves<Self>>, ArenaError> {
+    /// The game's own player called `name`; None when it has none by that
+    /// name (`best`, `level:N` and `random` are every game's).
+    fn own_strategy(_name: &str) -> Option<Strategy> {
+        None
+    }
+
+    /// The player `strategy` names when it is one of this game's own, for
+    /// a run under `options`; None for the match AI and `random`.
+    fn own_player(
+        _strategy: Strategy,
+        _options: &Self::Options,
+        _ctx: &AiContext,
+    ) -> Result<Option<Player<Self>>, ArenaError> {
         Ok(None)
     }
 }
 
-impl ArenaGame for TicTacToeMatch {}
-impl ArenaGame for IshitoriMatch {}
+impl ArenaGame for TicTacToeMatch {
+    const BEST_NAME: &'static str = "perfect";
+    const PLAYER_NAMES: &'static str = "perfect, random, level:N (1..10)";
+}
+
+impl ArenaGame for IshitoriMatch {
+    const BEST_NAME: &'static str = "optimal";
+    const PLAYER_NAMES: &'static str = "optimal, random, level:N (1..10)";
+}
+
 impl ArenaGame for ConnectFourMatch {
     /// Tens of milliseconds a move; exact from the middle game on.
     const ARENA_NODES: Option<u64> = Some(300_000);
 }
 
 impl ArenaGame for NumberSquareMatch {
-    fn own_turn(game: &Self::Game, player: &Player, _rng: &mut StdRng) -> Result<Option<Moves<Self>>, ArenaError> {
-        if player.strategy != Strategy::Lookahead2 {
-            return Ok(None);
-        }
-        let tile = lookahead2(game.board())
-            .ok_or_else(|| ArenaError::Internal("number square: lookahead2 found no tile in play".to_string()))?;
-        Ok(Some(vec![tile]))
+    const PLAYER_NAMES: &'static str = "best, lookahead2, random, level:N (1..10)";
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        (name == "lookahead2").then_some(Strategy::Lookahead2)
+    }
+
+    fn own_player(strategy: Strategy, _: &Self::Options, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
+        Ok((strategy == Strategy::Lookahead2).then(|| Box::new(Lookahead2) as Player<Self>))
     }
 }
 
 impl ArenaGame for NineSquareMatch {
-    fn own_turn(game: &Self::Game, player: &Player, _rng: &mut StdRng) -> Result<Option<Moves<Self>>, ArenaError> {
-        if player.strategy != Strategy::Greedy {
-            return Ok(None);
-        }
-        let position = nine_square_position(game)
-            .ok_or_else(|| ArenaError::Internal("nine square: greedy asked with no placement due".to_string()))?;
-        Ok(Some(
-            greedy_placements(&position)
-                .into_iter()
-                .map(NineSquareMove::Place)
-                .collect(),
-        ))
+    const PLAYER_NAMES: &'static str = "best, greedy, random, level:N (1..10)";
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        (name == "greedy").then_some(Strategy::Greedy)
+    }
+
+    fn own_player(strategy: Strategy, _: &Self::Options, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
+        Ok((strategy == Strategy::Greedy).then(|| Box::new(Greedy) as Player<Self>))
     }
 }
 
 /// Every Pig player, `level:N` and `random` included, is a policy over the
 /// exact table: the same policy the exact evaluation reads.
 impl ArenaGame for PigMatch {
-    fn own_turn(game: &Self::Game, player: &Player, rng: &mut StdRng) -> Result<Option<Moves<Self>>, ArenaError> {
-        let policy = player
-            .pig
-            .as_ref()
-            .ok_or_else(|| ArenaError::Internal("pig: a player without its policy".to_string()))?;
+    const BEST_NAME: &'static str = "optimal";
+    const PLAYER_NAMES: &'static str = "optimal, hold_at:N (N >= 1), kper, random, level:N (1..10)";
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        match name.split_once(':') {
+            // hold_at:0 would pass every turn and never finish a game.
+            Some(("hold_at", n)) => number(n).filter(|&n| n >= 1).map(Strategy::HoldAt),
+            Some(_) => None,
+            None => (name == "kper").then_some(Strategy::Kper),
+        }
+    }
+
+    fn own_player(strategy: Strategy, rules: &PigRules, ctx: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
+        let table = ctx.solvers.pig_tables.get_blocking(*rules);
+        Ok(Some(Box::new(PigPolicy::new(strategy, table)?)))
+    }
+}
+
+/// Number Square: the seed paper's two-ply greedy AI.
+pub struct Lookahead2;
+
+impl Chooser<NumberSquare> for Lookahead2 {
+    fn choose(
+        &mut self,
+        game: &NumberSquare,
+        _: &mut dyn RngCore,
+    ) -> Result<Vec<<NumberSquare as Game>::Move>, ArenaError> {
+        let tile = lookahead2(game.board())
+            .ok_or_else(|| ArenaError::Internal("lookahead2 found no tile in play".to_string()))?;
+        Ok(vec![tile])
+    }
+}
+
+/// Nine Square: the seed paper's greedy by line, all of a turn's marks.
+pub struct Greedy;
+
+impl Chooser<NineSquareGame> for Greedy {
+    fn choose(&mut self, game: &NineSquareGame, _: &mut dyn RngCore) -> Result<Vec<NineSquareMove>, ArenaError> {
+        let position = nine_square_position(game)
+            .ok_or_else(|| ArenaError::Internal("greedy asked with no placement due".to_string()))?;
+        Ok(greedy_placements(&position)
+            .into_iter()
+            .map(NineSquareMove::Place)
+            .collect())
+    }
+}
+
+/// A policy plays by its probability of rolling here.
+impl Chooser<PigGame> for PigPolicy {
+    fn choose(&mut self, game: &PigGame, rng: &mut dyn RngCore) -> Result<Vec<PigMove>, ArenaError> {
         let mover = game.to_move();
-        let rolls = policy.rolls(game.score(mover), game.score(1 - mover), game.turn_total(), rng);
+        let rolls = self.rolls(game.score(mover), game.score(1 - mover), game.turn_total(), rng);
         let mv = if rolls && game.legal_moves().contains(&PigMove::Roll) {
             PigMove::Roll
         } else {
             PigMove::Hold
         };
-        Ok(Some(vec![mv]))
+        Ok(vec![mv])
     }
 }

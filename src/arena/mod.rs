@@ -2,7 +2,9 @@
 //! that anyone can check how strong each AI is with numbers they can
 //! reproduce.
 //!
-//! [`strategy`] reads the names; [`runner`] plays N games with alternating
+//! [`strategy`] reads the names; [`players`] is what a player is (a
+//! [`players::Chooser`] of moves) and the one loop that plays a game
+//! between two; [`games`] gives each game's own players; [`runner`] plays N games with alternating
 //! seats, every die and every random choice drawn from one seed; [`summary`]
 //! adds them up (Wilson 95% interval on A's share of the points); [`pig`]
 //! and [`pig_exact`] give Pig's players as policies and the exact
@@ -13,9 +15,10 @@
 //! machine. Only an explicit per-move time cap (`max_ms`) can cut a search
 //! short and make a run depend on the machine's speed.
 
-mod games;
+pub mod games;
 pub mod pig;
 pub mod pig_exact;
+pub mod players;
 pub mod runner;
 pub mod strategy;
 pub mod summary;

@@ -3,25 +3,26 @@
 //! from a stream derived from the seed and g alone. Number Square deals one
 //! board per pair of games, so both seat orders play the same board.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::SeedableRng;
+use rand::{RngCore, SeedableRng};
 use serde_json::Value;
 
-use crate::games::game::{Game, GameOutcome as Ending, Turn};
-use crate::matches::players::{self, ai_moves, check_in_a_row, PigMatch, TurnGame};
+use crate::games::game::{Game, GameOutcome as Ending};
+use crate::matches::players::{self, ai_moves, PigMatch, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
 use crate::solve::ishitori::SolverConfig;
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::tables::cache::PigTables;
 
-use super::games::{ArenaGame, Player};
+use super::games::ArenaGame;
 use super::pig::PigPolicy;
 use super::pig_exact::{evaluate, ExactPig};
+use super::players::{play_out, Chooser, Referee, UniformRandom};
 use super::strategy::Strategy;
 use super::summary::{GameOutcome, Tally};
 use super::{ArenaError, ExactReport, Report, Side};
@@ -74,13 +75,19 @@ pub struct Arena {
     solvers: Solvers,
 }
 
-/// One game of a run: who sits where, its random streams, its limits.
-struct Series<'a> {
-    seats: [&'a Player; 2],
-    rng: &'a mut StdRng,
-    deal: &'a mut StdRng,
+/// The match AI at a level, one move at a time with the run's budget (so
+/// `level:N` is the very player a match's AI is at level N).
+struct MatchAi<'a, T> {
+    arena: &'a Arena,
     limits: &'a SearchLimits,
-    check: &'a dyn Fn() -> Result<(), ArenaError>,
+    spec: AiSpec,
+    game: PhantomData<T>,
+}
+
+impl<T: ArenaGame> Chooser<T::Game> for MatchAi<'_, T> {
+    fn choose(&mut self, game: &T::Game, rng: &mut dyn RngCore) -> Result<Vec<<T::Game as Game>::Move>, ArenaError> {
+        Ok(ai_moves::<T>(game, &self.spec, &self.arena.context(self.limits), rng)?)
+    }
 }
 
 /// `seed` and `index` mixed into one stream seed (SplitMix64's finaliser).
@@ -202,22 +209,16 @@ impl Arena {
         T::Options: Clone,
     {
         let options = T::parse_options(self.options.as_ref(), &self.context(limits))?;
-        let [pig_a, pig_b] = match self.game {
-            GameKind::Pig => self.pig_policies()?.map(Some),
-            _ => [None, None],
-        };
-        let a = Player {
-            strategy: self.a,
-            pig: pig_a,
-        };
-        let b = Player {
-            strategy: self.b,
-            pig: pig_b,
-        };
+        let mut a = self.player::<T>(self.a, &options, limits)?;
+        let mut b = self.player::<T>(self.b, &options, limits)?;
         let mut tally = Tally::default();
         for g in 0..games {
             let a_first = g % 2 == 0;
-            let seats = if a_first { [&a, &b] } else { [&b, &a] };
+            let seats: [&mut dyn Chooser<T::Game>; 2] = if a_first {
+                [&mut *a, &mut *b]
+            } else {
+                [&mut *b, &mut *a]
+            };
             let mut rng = StdRng::seed_from_u64(stream(seed, g, GAME_SALT));
             // What the options leave to chance (a Number Square board) is
             // dealt once per pair of games, so both seat orders play it.
@@ -229,14 +230,19 @@ impl Arena {
                     Ok(())
                 }
             };
-            let game = Series {
-                seats,
-                rng: &mut rng,
-                deal: &mut deal,
-                limits,
+            check()?;
+            let options = T::settle(options.clone(), &mut deal)?;
+            let mut game = T::new_game(&options, &self.context(limits))?;
+            let roll = |game: &T::Game, rng: &mut dyn RngCore| T::roll(game, rng).map(|(outcome, _)| outcome);
+            let referee = Referee {
+                roll: &roll,
                 check: &check,
             };
-            let first_margin = self.play::<T>(&options, game)?;
+            play_out(&mut game, seats, &mut rng, &referee).map_err(|e| match e {
+                ArenaError::Internal(what) => broken(format!("{}: {what}", self.game)),
+                other => other,
+            })?;
+            let first_margin = self.first_margin::<T>(&game)?;
             tally.add(GameOutcome {
                 a_moved_first: a_first,
                 margin: if a_first { first_margin } else { -first_margin },
@@ -246,73 +252,38 @@ impl Arena {
         Ok(tally)
     }
 
-    /// One game through the `Game` trait, the dice rolled as a match rolls
-    /// them; the first seat's margin (points where the game keeps score,
-    /// else +1 a win, -1 a loss, 0 a draw).
-    fn play<T: ArenaGame>(&self, options: &T::Options, series: Series) -> Result<i64, ArenaError>
-    where
-        T::Options: Clone,
-    {
-        let Series {
-            seats,
-            rng,
-            deal,
-            limits,
-            check,
-        } = series;
-        check()?;
-        let options = T::settle(options.clone(), deal)?;
-        let mut game = T::new_game(&options, &self.context(limits))?;
-        loop {
-            check()?;
-            let moves = match game.turn() {
-                Turn::Over => break,
-                Turn::Chance => {
-                    let (outcome, _) = T::roll(&game, rng)
-                        .ok_or_else(|| broken(format!("{}: a chance turn without dice", self.game)))?;
-                    vec![outcome]
-                }
-                Turn::Player(seat) => {
-                    let player = seats
-                        .get(seat)
-                        .ok_or_else(|| broken(format!("{}: seat {seat} in a two-player game", self.game)))?;
-                    self.turn::<T>(&game, player, rng, limits)?
-                }
-            };
-            for mv in moves {
-                game.play(mv);
-            }
+    /// The player `strategy` names: the game's own, else the match AI at
+    /// its level, else uniformly random.
+    fn player<'s, T: ArenaGame + 's>(
+        &'s self,
+        strategy: Strategy,
+        options: &T::Options,
+        limits: &'s SearchLimits,
+    ) -> Result<Box<dyn Chooser<T::Game> + 's>, ArenaError> {
+        if let Some(own) = T::own_player(strategy, options, &self.context(limits))? {
+            return Ok(own);
         }
-        if let Some(scores) = T::scores(&game, 0) {
+        Ok(match strategy.ai_level() {
+            Some(level) => Box::new(MatchAi::<T> {
+                arena: self,
+                limits,
+                spec: ai(level),
+                game: PhantomData,
+            }),
+            None => Box::new(UniformRandom),
+        })
+    }
+
+    /// The first seat's margin in a finished game: points where the game
+    /// keeps score, else +1 a win, -1 a loss, 0 a draw.
+    fn first_margin<T: ArenaGame>(&self, game: &T::Game) -> Result<i64, ArenaError> {
+        if let Some(scores) = T::scores(game, 0) {
             return Ok(scores.human - scores.ai);
         }
         match game.result() {
             Some(Ending::Won(seat)) => Ok(sign_of_first(Some(seat == 0))),
             Some(Ending::Draw) => Ok(0),
             None => Err(broken(format!("{}: the game stopped before its end", self.game))),
-        }
-    }
-
-    /// What `player` plays at its turn: its own strategy's moves, else the
-    /// match AI's at its level, else one move drawn uniformly.
-    fn turn<T: ArenaGame>(
-        &self,
-        game: &T::Game,
-        player: &Player,
-        rng: &mut StdRng,
-        limits: &SearchLimits,
-    ) -> Result<Vec<<T::Game as Game>::Move>, ArenaError> {
-        if let Some(moves) = T::own_turn(game, player, rng)? {
-            check_in_a_row(game, &moves).map_err(|e| broken(format!("{}: {} {e}", self.game, player.strategy)))?;
-            return Ok(moves);
-        }
-        match player.strategy.ai_level() {
-            Some(level) => Ok(ai_moves::<T>(game, &ai(level), &self.context(limits), rng)?),
-            None => game
-                .legal_moves()
-                .choose(rng)
-                .map(|&mv| vec![mv])
-                .ok_or_else(|| broken(format!("{}: no legal move in a game in progress", self.game))),
         }
     }
 

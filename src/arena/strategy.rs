@@ -1,15 +1,18 @@
-//! Strategy names, parsed per game.
+//! Strategy names, parsed per game: the names every game shares here, each
+//! game's own in its `ArenaGame` (`super::games`).
 
 use std::fmt;
 
 use crate::matches::levels::{MAX_LEVEL, MIN_LEVEL};
-use crate::matches::GameKind;
+use crate::matches::{with_game, GameKind};
 
+use super::games::ArenaGame;
 use super::ArenaError;
 
-/// A named way to play. Which names a game accepts is [`Strategy::parse`]'s
-/// business; `best` is every game's strongest player under its own name
-/// (`optimal`, `perfect` or `best`), and is the match AI at level 10.
+/// A named way to play. Every game has `best` (its strongest player, also
+/// under its own name: `optimal`, `perfect`), which is the match AI at level
+/// 10, `level:N` and `random`; the names of its own players, and the players
+/// themselves, are its `ArenaGame`'s.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     Best,
@@ -27,26 +30,17 @@ pub enum Strategy {
     Random,
 }
 
-/// The names each game accepts, as shown in error messages.
+/// The names `game` accepts, as shown in error messages.
 pub fn known_names(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Pig => "optimal, hold_at:N (N >= 1), kper, random, level:N (1..10)",
-        GameKind::Tictactoe => "perfect, random, level:N (1..10)",
-        GameKind::Ishitori => "optimal, random, level:N (1..10)",
-        GameKind::NumberSquare => "best, lookahead2, random, level:N (1..10)",
-        GameKind::NineSquare => "best, greedy, random, level:N (1..10)",
-        // Games without strategies of their own (Connect Four, and a new
-        // game until it brings some).
-        _ => "best, random, level:N (1..10)",
-    }
+    with_game!(game, T => T::PLAYER_NAMES)
 }
 
-fn best_name(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Pig | GameKind::Ishitori => "optimal",
-        GameKind::Tictactoe => "perfect",
-        _ => "best",
-    }
+/// A strategy's number (`level:N`, `hold_at:N`): digits only, no sign, no
+/// spaces, no "+5".
+pub(crate) fn number(text: &str) -> Option<u32> {
+    (!text.is_empty() && text.len() <= 9 && text.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| text.parse().ok())
+        .flatten()
 }
 
 impl Strategy {
@@ -58,12 +52,7 @@ impl Strategy {
             name: name.chars().take(40).collect(),
             known: known_names(game),
         };
-        let number = |text: &str| -> Option<u32> {
-            // Digits only: no sign, no spaces, no "+5".
-            (!text.is_empty() && text.len() <= 9 && text.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| text.parse().ok())
-                .flatten()
-        };
+        let best_name = with_game!(game, T => T::BEST_NAME);
         let strategy = match name.split_once(':') {
             Some(("level", n)) => {
                 let level = number(n)
@@ -72,19 +61,9 @@ impl Strategy {
                     .ok_or_else(unknown)?;
                 Strategy::Level(level)
             }
-            Some(("hold_at", n)) if game == GameKind::Pig => {
-                // hold_at:0 would pass every turn and never finish a game.
-                Strategy::HoldAt(number(n).filter(|&n| n >= 1).ok_or_else(unknown)?)
-            }
-            Some(_) => return Err(unknown()),
-            None if name == "best" || name == best_name(game) => Strategy::Best,
-            None => match (game, name) {
-                (_, "random") => Strategy::Random,
-                (GameKind::Pig, "kper") => Strategy::Kper,
-                (GameKind::NumberSquare, "lookahead2") => Strategy::Lookahead2,
-                (GameKind::NineSquare, "greedy") => Strategy::Greedy,
-                _ => return Err(unknown()),
-            },
+            _ if name == "best" || name == best_name => Strategy::Best,
+            _ if name == "random" => Strategy::Random,
+            _ => with_game!(game, T => T::own_strategy(name)).ok_or_else(unknown)?,
         };
         Ok(strategy)
     }
@@ -101,7 +80,7 @@ impl Strategy {
     /// The canonical name in `game` (`best` is spelled as the game spells it).
     pub fn name(self, game: GameKind) -> String {
         match self {
-            Strategy::Best => best_name(game).to_string(),
+            Strategy::Best => with_game!(game, T => T::BEST_NAME).to_string(),
             other => other.to_string(),
         }
     }

@@ -1,4 +1,5 @@
-//! The seed papers' simple AIs, kept as named strategies.
+//! The seed papers' simple AIs, as functions of a position; the arena plays
+//! them as players (`crate::arena::games`).
 
 pub mod nine_square;
 pub mod number_square;

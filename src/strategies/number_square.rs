@@ -1,12 +1,10 @@
-//! The seed paper's AI (`lookahead2`), a random player, and a game loop for
-//! pitting any two move choosers against each other.
+//! The seed paper's Number Square AI, `lookahead2` (the arena plays it as
+//! `crate::arena::games::Lookahead2`), and the boards a seed deals.
 
 use rand::rngs::StdRng;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
-use thiserror::Error;
+use rand::SeedableRng;
 
-use crate::games::number_square::{Board, BoardError, GameEnd, MoveError, Tile};
+use crate::games::number_square::{Board, BoardError, Tile};
 
 /// The board a seed deals: `size` x `size` holding 1..=size^2 shuffled by
 /// `StdRng::seed_from_u64(seed)` (the same seed always deals the same board,
@@ -64,73 +62,4 @@ fn best_tile(board: &Board) -> i64 {
         .filter_map(|tile| board.value_at(tile))
         .max()
         .unwrap_or(0)
-}
-
-/// A uniformly random legal tile; `None` once the game is over.
-pub fn random<R: Rng + ?Sized>(board: &Board, rng: &mut R) -> Option<Tile> {
-    board.legal_moves().choose(rng).copied()
-}
-
-/// A whole game, as played by [`play_game`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
-    /// The tiles taken, in order; the first player took the even-numbered
-    /// ones (0, 2, ...).
-    pub moves: Vec<Tile>,
-    pub first_score: i64,
-    pub second_score: i64,
-    pub end: GameEnd,
-    pub final_board: Board,
-}
-
-impl GameRecord {
-    /// The first player's score minus the second's.
-    pub fn margin(&self) -> i64 {
-        self.first_score - self.second_score
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PlayError {
-    #[error("the board given is already finished")]
-    AlreadyOver,
-    #[error("the player to move at ply {ply} chose no move")]
-    NoMoveChosen { ply: usize },
-    #[error("the player to move at ply {ply} chose an illegal move: {source}")]
-    IllegalMove { ply: usize, source: MoveError },
-}
-
-/// Plays `start` to the end, `first` moving first. Each chooser gets the
-/// board it is to move on. Every game ends within size^2 moves.
-pub fn play_game<F, S>(start: &Board, mut first: F, mut second: S) -> Result<GameRecord, PlayError>
-where
-    F: FnMut(&Board) -> Option<Tile>,
-    S: FnMut(&Board) -> Option<Tile>,
-{
-    if start.is_over() {
-        return Err(PlayError::AlreadyOver);
-    }
-    let mut board = start.clone();
-    let mut moves = Vec::new();
-    let mut scores = [0i64; 2];
-    loop {
-        if let Some(end) = board.end() {
-            return Ok(GameRecord {
-                moves,
-                first_score: scores[0],
-                second_score: scores[1],
-                end,
-                final_board: board,
-            });
-        }
-        let ply = moves.len();
-        let choice = if ply % 2 == 0 { first(&board) } else { second(&board) };
-        let tile = choice.ok_or(PlayError::NoMoveChosen { ply })?;
-        let played = board
-            .play(tile)
-            .map_err(|source| PlayError::IllegalMove { ply, source })?;
-        scores[ply % 2] += played.points;
-        moves.push(tile);
-        board = played.board;
-    }
 }
