@@ -801,6 +801,9 @@ impl game::Game for EndgameState<'_> {
     }
 }
 
+/// The memo key below holds 2 * 3^empty values in 32 bits.
+const _: () = assert!(EXACT_MAX_EMPTY <= 19);
+
 impl Expectimax for EndgameState<'_> {
     /// The marks on the root's empty cells and the roller, in base 3: at
     /// most 2 * 3^9 keys for [`EXACT_MAX_EMPTY`] cells.
