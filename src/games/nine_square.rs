@@ -597,6 +597,20 @@ impl Game {
         }
     }
 
+    /// A game between turns: `roller` is about to roll on `board` (over
+    /// if the grid is full).
+    pub fn before_roll(board: Board, roller: Player) -> Game {
+        Game {
+            board,
+            turn: if board.is_full() {
+                Turn::Over
+            } else {
+                Turn::Roll(roller)
+            },
+            rolled: 0,
+        }
+    }
+
     pub fn board(&self) -> &Board {
         &self.board
     }

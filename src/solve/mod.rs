@@ -2,6 +2,7 @@
 
 pub mod alphabeta;
 pub mod connect_four;
+pub mod expectimax;
 pub mod ishitori;
 pub mod limits;
 pub mod memo;

@@ -1,8 +1,9 @@
 //! Strategy `best` for Nine Square: a search that plans around the dice.
 //!
 //! Near the end of the game (few empty cells) the position is solved exactly
-//! by expectimax: the mover picks the best set of cells for the roll, every
-//! later roll is averaged over its six faces. Otherwise it runs Monte Carlo
+//! by the generic expectimax ([`crate::solve::expectimax`]): the mover picks
+//! the best set of cells for the roll, every later roll is averaged over its
+//! six faces. Otherwise it runs Monte Carlo
 //! tree search over single placements: a decision node is one placement by
 //! the player whose turn it is, a chance node is the next player's roll.
 //! Children are opened best-first by a line-counting heuristic (progressive
@@ -14,15 +15,17 @@
 //! Everything random comes from one `StdRng` seeded by the caller, so a
 //! search limited by nodes (not by time) is repeatable.
 
-use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
+use crate::games::game::{self, GameOutcome, Turn as GameTurn};
 use crate::games::nine_square::{
-    cells_of, line_len, lines_through, Board, Coord, Player, Position, Turn, BOX_LINES, CELLS, DIE_FACES,
+    cells_of, line_len, lines_through, Board, Coord, Game, NineSquareMove, Player, Position, Turn, BOX_LINES, CELLS,
+    DIE_FACES,
 };
+use crate::solve::expectimax::{ExactSearch, Expectimax};
 use crate::solve::limits::SearchLimits;
 use crate::solve::Progress;
 
@@ -95,11 +98,12 @@ pub fn value_after(board: &Board, mover: Player, limits: &SearchLimits, seed: u6
     }
     let mut nodes = 0;
     if board.empty_count() <= EXACT_MAX_EMPTY {
-        let mut solver = Endgame::new(board, limits);
-        let mut scratch = *board;
-        let value_x = solver.value_before_roll(&mut scratch, mover.opponent());
-        nodes = solver.nodes;
-        if !solver.aborted {
+        let cells = EndgameCells::new(board);
+        let state = EndgameState::new(Game::before_roll(*board, mover.opponent()), &cells);
+        let mut search = ExactSearch::new(limits);
+        let value_x = search.value(&state);
+        nodes = search.nodes();
+        if let Some(value_x) = value_x {
             return Valuation {
                 expected_margin: signed(value_x, mover),
                 solved: true,
@@ -702,22 +706,25 @@ fn ordered_candidates(board: &Board, player: Player) -> Vec<u8> {
 /// Expectimax over the last few empty cells. None when the limits ran out
 /// before it finished (`nodes` still counts the work).
 fn solve_endgame(position: &Position, limits: &SearchLimits, nodes: &mut u64) -> Option<SearchResult> {
-    let mut solver = Endgame::new(position.board(), limits);
-    solver.nodes = *nodes;
-    let mut board = *position.board();
-    let player = position.player();
-    let mut chosen = Vec::new();
-    let best = solver.best_set(&mut board, player, position.placements_due(), 0, &mut chosen, true);
-    *nodes = solver.nodes;
-    if solver.aborted {
-        return None;
-    }
-    let (value_x, cells) = best?;
+    let cells = EndgameCells::new(position.board());
+    let state = EndgameState::new(Game::from_position(position), &cells);
+    let mut search = ExactSearch::new(limits).with_nodes_spent(*nodes);
+    let line = search.best_line(&state);
+    *nodes = search.nodes();
+    let line = line?;
+    let placements = line
+        .moves
+        .into_iter()
+        .filter_map(|mv| match mv {
+            NineSquareMove::Place(at) => Some(at),
+            NineSquareMove::Roll(_) => None,
+        })
+        .collect();
     Some(SearchResult {
-        placements: cells.into_iter().map(|c| Coord::from_index(usize::from(c))).collect(),
-        expected_margin: signed(value_x, player),
+        placements,
+        expected_margin: signed(line.value, position.player()),
         solved: true,
-        nodes: solver.nodes,
+        nodes: *nodes,
     })
 }
 
@@ -728,121 +735,129 @@ fn signed(value_x: f64, player: Player) -> f64 {
     }
 }
 
-struct Endgame<'a> {
-    /// The empty cells at the root; every later position differs only there.
+/// The cells empty at the endgame's root, in index order: every later
+/// position differs from the root only there.
+struct EndgameCells {
     cells: Vec<u8>,
-    /// (marks on `cells`, roller) -> expected final margin for X.
-    memo: HashMap<u32, f64>,
-    limits: &'a SearchLimits,
-    nodes: u64,
-    aborted: bool,
+    /// Each root cell's place in `cells`.
+    slot: [u8; CELLS],
 }
 
-impl<'a> Endgame<'a> {
-    fn new(board: &Board, limits: &'a SearchLimits) -> Endgame<'a> {
-        Endgame {
-            cells: board.empty_cells().map(|c| c.index() as u8).collect(),
-            memo: HashMap::new(),
-            limits,
-            nodes: 0,
-            aborted: false,
+impl EndgameCells {
+    fn new(board: &Board) -> EndgameCells {
+        let cells: Vec<u8> = board.empty_cells().map(|c| c.index() as u8).collect();
+        let mut slot = [0; CELLS];
+        for (i, &cell) in cells.iter().enumerate() {
+            slot[usize::from(cell)] = i as u8;
         }
+        EndgameCells { cells, slot }
+    }
+}
+
+/// The endgame as the generic expectimax sees it: the game itself, and
+/// where the turn's next mark may go. A turn's marks are a set, so the
+/// search places them in the order of the root's empty cells only (a turn
+/// of k marks on e cells is C(e, k) lines rather than e!/(e-k)!), and rolls
+/// that fill the grid are one outcome.
+#[derive(Clone)]
+struct EndgameState<'a> {
+    game: Game,
+    cells: &'a EndgameCells,
+    /// The turn's next mark goes on `cells.cells[next..]`.
+    next: u8,
+}
+
+impl<'a> EndgameState<'a> {
+    fn new(game: Game, cells: &'a EndgameCells) -> EndgameState<'a> {
+        EndgameState { game, cells, next: 0 }
+    }
+}
+
+impl game::Game for EndgameState<'_> {
+    type Move = NineSquareMove;
+
+    fn turn(&self) -> GameTurn {
+        game::Game::turn(&self.game)
     }
 
-    fn key(&self, board: &Board, roller: Player) -> u32 {
-        self.cells.iter().fold(roller.seat() as u32, |key, &c| {
-            key * 3 + u32::from(board.mark_at(usize::from(c)))
-        })
+    fn legal_moves(&self) -> Vec<NineSquareMove> {
+        game::Game::legal_moves(&self.game)
     }
 
-    fn tick(&mut self) -> bool {
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(1024) && self.limits.exhausted(self.nodes) {
-            self.aborted = true;
-        }
-        self.aborted
+    fn chance_outcomes(&self) -> Vec<(NineSquareMove, f64)> {
+        game::Game::chance_outcomes(&self.game)
     }
 
-    /// Expected final margin for X with `roller` about to roll.
-    fn value_before_roll(&mut self, board: &mut Board, roller: Player) -> f64 {
-        if board.is_full() {
-            return f64::from(board.margin_x());
-        }
-        let key = self.key(board, roller);
-        if let Some(&value) = self.memo.get(&key) {
-            return value;
-        }
-        let empty = board.empty_count();
-        let mut total = 0.0;
-        let mut value_of_all = None;
-        for face in 1..=usize::from(DIE_FACES) {
-            let due = face.min(empty);
-            // Every roll of `empty` or more places all the remaining cells.
-            let value = match value_of_all {
-                Some(value) if due == empty => value,
-                _ => {
-                    let mut unused = Vec::new();
-                    let value = self
-                        .best_set(board, roller, due, 0, &mut unused, false)
-                        .map_or(0.0, |(v, _)| v);
-                    if due == empty {
-                        value_of_all = Some(value);
-                    }
-                    value
-                }
-            };
-            total += value;
-            if self.aborted {
-                return 0.0;
-            }
-        }
-        let value = total / f64::from(DIE_FACES);
-        self.memo.insert(key, value);
-        value
+    fn play(&mut self, mv: NineSquareMove) {
+        game::Game::play(&mut self.game, mv);
+        self.next = match (mv, self.game.turn()) {
+            (NineSquareMove::Place(at), Turn::Place { .. }) => self.cells.slot[at.index()] + 1,
+            _ => 0,
+        };
     }
 
-    /// The best `due` cells for `player` among `cells[from..]`, as X's
-    /// expected final margin and (when `record`) the cells themselves.
-    fn best_set(
-        &mut self,
-        board: &mut Board,
-        player: Player,
-        due: usize,
-        from: usize,
-        chosen: &mut Vec<u8>,
-        record: bool,
-    ) -> Option<(f64, Vec<u8>)> {
-        if self.tick() {
+    fn result(&self) -> Option<GameOutcome> {
+        game::Game::result(&self.game)
+    }
+}
+
+/// The memo key below holds 2 * 3^empty values in 32 bits.
+const _: () = assert!(EXACT_MAX_EMPTY <= 19);
+
+impl Expectimax for EndgameState<'_> {
+    /// The marks on the root's empty cells and the roller, in base 3: at
+    /// most 2 * 3^9 keys for [`EXACT_MAX_EMPTY`] cells.
+    type Key = u32;
+
+    /// Turns meet again only between turns, so only the rolls are kept.
+    fn memo_key(&self) -> Option<u32> {
+        let Turn::Roll(roller) = self.game.turn() else {
             return None;
-        }
-        if due == 0 {
-            let value = self.value_before_roll(board, player.opponent());
-            return Some((value, if record { chosen.clone() } else { Vec::new() }));
-        }
-        let mut best: Option<(f64, Vec<u8>)> = None;
-        for i in from..self.cells.len() {
-            let cell = self.cells[i];
-            if board.mark_at(usize::from(cell)) != 0 {
-                continue;
+        };
+        let board = self.game.board();
+        Some(self.cells.cells.iter().fold(roller.seat() as u32, |key, &c| {
+            key * 3 + u32::from(board.mark_at(usize::from(c)))
+        }))
+    }
+
+    fn final_value(&self) -> f64 {
+        f64::from(self.game.board().margin_x())
+    }
+
+    /// The empty cells after the turn's last mark that still leave room
+    /// for the rest of the turn.
+    fn search_moves(&self, out: &mut Vec<NineSquareMove>) {
+        let Turn::Place { left, .. } = self.game.turn() else {
+            return;
+        };
+        let board = self.game.board();
+        let rest = &self.cells.cells[usize::from(self.next)..];
+        let is_empty = |c: &&u8| board.mark_at(usize::from(**c)) == 0;
+        let mut after = rest.iter().filter(is_empty).count();
+        for &cell in rest.iter().filter(is_empty) {
+            after -= 1;
+            if after + 1 < usize::from(left) {
+                break;
             }
-            board.place_index(usize::from(cell), player);
-            chosen.push(cell);
-            let found = self.best_set(board, player, due - 1, i + 1, chosen, record);
-            chosen.pop();
-            board.unplace_index(usize::from(cell));
-            if let Some((value, cells)) = found {
-                let better = best
-                    .as_ref()
-                    .is_none_or(|(b, _)| signed(value, player) > signed(*b, player));
-                if better {
-                    best = Some((value, cells));
-                }
-            }
-            if self.aborted {
-                return None;
+            out.push(NineSquareMove::Place(Coord::from_index(usize::from(cell))));
+        }
+    }
+
+    /// Every face of at least the empty cells fills the grid: one outcome.
+    fn search_outcomes(&self, out: &mut Vec<(NineSquareMove, f64)>) {
+        if !matches!(self.game.turn(), Turn::Roll(_)) {
+            return;
+        }
+        let empty = self.game.board().empty_count();
+        let per_face = 1.0 / f64::from(DIE_FACES);
+        for face in 1..=DIE_FACES {
+            if usize::from(face) < empty {
+                out.push((NineSquareMove::Roll(face), per_face));
+            } else {
+                out.push((NineSquareMove::Roll(face), per_face * f64::from(DIE_FACES - face + 1)));
+                break;
             }
         }
-        best
     }
 }
 
