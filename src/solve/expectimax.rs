@@ -299,7 +299,7 @@ mod tests {
         plays: std::rc::Rc<std::cell::Cell<u64>>,
     }
 
-    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
     enum RaceMove {
         Roll(u32),
         Take(u32),
