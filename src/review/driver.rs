@@ -82,12 +82,17 @@ pub(crate) enum Valuation<M, V> {
     /// Every legal move valued, in the game's order (the first of the
     /// best gives `value_before`); `proved` when every value is.
     Moves { moves: Vec<(M, V)>, proved: bool },
+    /// No time was left for the position: only the move played is valued,
+    /// the best is `unknown`, and nothing is claimed (no best moves, no
+    /// loss, not exact).
+    OnlyPlayed { played: V, unknown: V },
 }
 
 impl<M, V> Valuation<M, V> {
     fn proved(&self) -> bool {
         match self {
             Valuation::Moves { proved, .. } => *proved,
+            Valuation::OnlyPlayed { .. } => false,
         }
     }
 }
@@ -146,6 +151,17 @@ fn entry<G: Game, V: Valuer<G>>(
 ) -> Result<Entry, ReviewError> {
     let show = |mv: G::Move| valuer.show(&decision.position, mv);
     let (moves, proved) = match valuation {
+        Valuation::OnlyPlayed { played, unknown } => {
+            return Ok(judged(
+                decision,
+                show(decision.played),
+                Vec::new(),
+                &unknown,
+                &played,
+                None,
+                names,
+            ));
+        }
         Valuation::Moves { moves, proved } => (moves, proved),
     };
     let top = moves.iter().map(|(_, v)| v.rank()).max();
@@ -522,5 +538,48 @@ mod tests {
         let exact: Vec<bool> = full.moves.iter().map(|e| e.exact).collect();
         assert_eq!(exact, [false, false, true, true]);
         assert!(!full.exact);
+    }
+
+    /// Values only the move played, as a game out of time does.
+    struct OutOfTime;
+
+    impl Valuer<Coins> for OutOfTime {
+        type Value = Margin;
+
+        fn value(
+            &self,
+            position: &Coins,
+            played: End,
+            _: &SearchLimits,
+        ) -> Result<Valuation<End, Margin>, ReviewError> {
+            Ok(Valuation::OnlyPlayed {
+                played: Margin(final_margin(position, played)),
+                unknown: Margin(0),
+            })
+        }
+
+        fn show(&self, _position: &Coins, mv: End) -> Value {
+            json!(format!("{mv:?}"))
+        }
+    }
+
+    #[test]
+    fn a_position_valued_out_of_time_claims_nothing() {
+        let steps = Step::numbered(vec!["R", "L"]);
+        let decisions = replay(Coins::new(&ROW), &steps, AB, read).unwrap();
+        let reviewed = review("coins", &decisions, AB, &OutOfTime, &whole(), false)
+            .unwrap()
+            .unwrap();
+        for (entry, decision) in reviewed.moves.iter().zip(&decisions) {
+            let played = final_margin(&decision.position, decision.played);
+            assert_eq!(entry.value_played, json!({ "final_margin": played }));
+            assert_eq!(entry.value_before, json!({ "final_margin": 0 }));
+            assert!(entry.best_moves.is_empty());
+            assert_eq!((entry.loss, entry.judgment, entry.exact), (0.0, Judgment::Good, false));
+        }
+        // Even the quick try's proved-only rule sees it as unproved.
+        assert!(review("coins", &decisions, AB, &OutOfTime, &whole(), true)
+            .unwrap()
+            .is_none());
     }
 }
