@@ -16,7 +16,7 @@ use serde_json::{json, Value};
 
 use super::driver::{self, MoveValue, Valuation, Valuer};
 use super::{outcome_points, outcome_value, Review, ReviewError, Step};
-use crate::games::ishitori::{self as rules, parse_heap, Game, Ishitori, Move, Setup};
+use crate::games::ishitori::{self as rules, Game, HeapSize, Ishitori, Move, Setup};
 use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::Outcome;
@@ -25,23 +25,6 @@ use crate::solve::tictactoe::Outcome;
 pub const TABLE_POSITIONS: u64 = 1 << 20;
 /// Positions between two looks at the clock.
 const CHECK_EVERY: usize = 4096;
-
-/// A heap size: an integer or a decimal string (as everywhere in Ishitori).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
-pub enum HeapSize {
-    Number(u64),
-    Text(String),
-}
-
-impl HeapSize {
-    fn value(&self, field: &str) -> Result<u64, ReviewError> {
-        match self {
-            HeapSize::Number(n) => Ok(*n),
-            HeapSize::Text(t) => parse_heap(t).map_err(|e| ReviewError::Options(format!("{field}: {e}"))),
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct Options {
@@ -59,7 +42,13 @@ pub struct TakeMove {
 }
 
 pub fn start(options: &Options) -> Result<Game, ReviewError> {
-    let mut remaining = options.remaining.as_ref().map(|h| h.value("remaining")).transpose()?;
+    let options_error = |e: rules::HeapSizeError| ReviewError::Options(e.to_string());
+    let mut remaining = options
+        .remaining
+        .as_ref()
+        .map(|h| h.value("remaining"))
+        .transpose()
+        .map_err(options_error)?;
     let heaps = options
         .heaps
         .as_ref()
@@ -67,9 +56,10 @@ pub fn start(options: &Options) -> Result<Game, ReviewError> {
             list.iter()
                 .enumerate()
                 .map(|(i, h)| h.value(&format!("heaps[{i}]")))
-                .collect::<Result<Vec<u64>, ReviewError>>()
+                .collect::<Result<Vec<u64>, rules::HeapSizeError>>()
         })
-        .transpose()?;
+        .transpose()
+        .map_err(options_error)?;
     if remaining.is_none() && heaps.is_none() {
         remaining = Some(rules::DEFAULT_MATCH_REMAINING);
     }
