@@ -15,6 +15,8 @@
 
 use std::sync::Arc;
 
+use serde::Deserialize;
+
 use super::game::{self, GameOutcome, Seat, Turn};
 
 /// Most distinct amounts a take set may list.
@@ -91,6 +93,58 @@ pub fn parse_heap(text: &str) -> Result<u64, IshitoriError> {
     // Only digits remain, so the one way parsing can fail is overflow.
     text.parse::<u64>()
         .map_err(|_| IshitoriError::HeapTooLarge { text: quoted(text) })
+}
+
+/// What a heap size must be, wherever one is read.
+pub const HEAP_SIZE_EXPECTED: &str =
+    "must be a whole number from 0 to 18446744073709551615 (2^64-1), written as an integer or a decimal string";
+
+/// A heap size as a client writes it: an integer, or a decimal string
+/// (JavaScript clients cannot write integers above 2^53 exactly). Any
+/// number or string is accepted here, so that [`HeapSize::value`] refuses
+/// the ones that are no heap size with the rules' one message (an
+/// out-of-range value, not a body of the wrong shape).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum HeapSize {
+    Whole(u64),
+    Negative(i64),
+    Fraction(f64),
+    Text(String),
+}
+
+impl HeapSize {
+    /// The size; `field` names it in the error.
+    pub fn value(&self, field: &str) -> Result<u64, HeapSizeError> {
+        let got = match self {
+            HeapSize::Whole(n) => return Ok(*n),
+            HeapSize::Text(text) => match parse_heap(text) {
+                Ok(n) => return Ok(n),
+                Err(_) => format!("{:?}", quoted(text)),
+            },
+            HeapSize::Negative(n) => n.to_string(),
+            HeapSize::Fraction(x) => x.to_string(),
+        };
+        Err(HeapSizeError {
+            field: field.to_string(),
+            got,
+        })
+    }
+}
+
+/// A heap size that is none: "`field` must be ... (got ...)".
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field} {}", self.expected())]
+pub struct HeapSizeError {
+    pub field: String,
+    got: String,
+}
+
+impl HeapSizeError {
+    /// The message after the field's name.
+    pub fn expected(&self) -> String {
+        format!("{HEAP_SIZE_EXPECTED} (got {})", self.got)
+    }
 }
 
 fn quoted(text: &str) -> String {
@@ -416,5 +470,50 @@ impl game::Game for Ishitori {
     fn result(&self) -> Option<GameOutcome> {
         let mover_wins = self.position.final_outcome_for_mover()? == Outcome::Win;
         Some(GameOutcome::Won(if mover_wins { self.mover } else { 1 - self.mover }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(json: &str) -> Result<u64, HeapSizeError> {
+        let size: HeapSize = serde_json::from_str(json).map_err(|e| HeapSizeError {
+            field: "not read".to_string(),
+            got: e.to_string(),
+        })?;
+        size.value("heaps[1]")
+    }
+
+    #[test]
+    fn a_heap_size_is_an_integer_or_a_decimal_string_up_to_2_to_the_64_minus_1() {
+        assert_eq!(read("0"), Ok(0));
+        assert_eq!(read("18446744073709551615"), Ok(u64::MAX));
+        assert_eq!(read("\"18446744073709551615\""), Ok(u64::MAX));
+        assert_eq!(read("\"007\""), Ok(7));
+    }
+
+    #[test]
+    fn every_other_number_or_string_gets_the_one_message() {
+        for (json, got) in [
+            ("-1", "-1"),
+            ("2.5", "2.5"),
+            ("18446744073709551616", "18446744073709552000"),
+            ("\"18446744073709551616\"", "\"18446744073709551616\""),
+            ("\"12x\"", "\"12x\""),
+            ("\"\"", "\"\""),
+        ] {
+            let e = read(json).unwrap_err();
+            assert_eq!(e.field, "heaps[1]", "{json}");
+            assert_eq!(
+                e.to_string(),
+                format!("heaps[1] {HEAP_SIZE_EXPECTED} (got {got})"),
+                "{json}"
+            );
+            assert_eq!(e.to_string(), format!("heaps[1] {}", e.expected()));
+        }
+        // A megabyte of digits is not quoted back whole.
+        let long = format!("\"{}\"", "9".repeat(10_000));
+        assert!(read(&long).unwrap_err().to_string().len() < 200);
     }
 }

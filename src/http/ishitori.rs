@@ -8,35 +8,11 @@ use super::error::ApiError;
 use super::extract::ApiJson;
 use super::search::{run_search_cheap_first, SearchBudget, SharedDeadline};
 use super::state::AppState;
-use crate::games::ishitori::{parse_heap, Game, IshitoriError, Outcome, Setup};
+use crate::games::ishitori::{Game, HeapSize, HeapSizeError, IshitoriError, Outcome, Setup};
 use crate::solve::ishitori::{Explanation, HeapRule, MoveAnalysis};
 
 /// Most losing residues listed in a response; the count is always given.
 const MAX_LISTED_RESIDUES: usize = 10_000;
-
-/// A heap size as a JSON integer or a decimal string (JavaScript clients
-/// cannot write integers above 2^53 exactly).
-#[derive(Deserialize)]
-#[serde(untagged)]
-pub enum HeapSize {
-    Exact(u64),
-    Negative(i64),
-    Inexact(f64),
-    Text(String),
-}
-
-impl HeapSize {
-    fn value(&self, field: &str) -> Result<u64, ApiError> {
-        match self {
-            HeapSize::Exact(n) => Ok(*n),
-            HeapSize::Negative(n) => Err(ApiError::unprocessable(format!("{field} must be at least 0 (got {n})"))),
-            HeapSize::Inexact(x) => Err(ApiError::unprocessable(format!(
-                "{field} must be a whole number from 0 to 18446744073709551615 (got {x})"
-            ))),
-            HeapSize::Text(s) => parse_heap(s).map_err(|e| ApiError::unprocessable(format!("{field}: {e}"))),
-        }
-    }
-}
 
 #[derive(Deserialize)]
 pub struct MoveRequest {
@@ -120,14 +96,21 @@ fn setup(request: &MoveRequest) -> Result<Setup, ApiError> {
                 .collect::<Result<Vec<u64>, ApiError>>()?,
         ),
     };
-    let remaining = request.remaining.as_ref().map(|r| r.value("remaining")).transpose()?;
+    let unprocessable = |e: HeapSizeError| ApiError::unprocessable(e.to_string());
+    let remaining = request
+        .remaining
+        .as_ref()
+        .map(|r| r.value("remaining"))
+        .transpose()
+        .map_err(unprocessable)?;
     let heaps = match &request.heaps {
         None => None,
         Some(hs) => Some(
             hs.iter()
                 .enumerate()
                 .map(|(i, h)| h.value(&format!("heaps[{i}]")))
-                .collect::<Result<Vec<u64>, ApiError>>()?,
+                .collect::<Result<Vec<u64>, HeapSizeError>>()
+                .map_err(unprocessable)?,
         ),
     };
     Ok(Setup {

@@ -5,10 +5,13 @@
 use rand::RngCore;
 use std::borrow::Cow;
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::games::game::{GameOutcome, Seat};
-use crate::games::ishitori::{Game, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING};
+use crate::games::ishitori::{
+    Game, HeapSize, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING, HEAP_SIZE_EXPECTED,
+};
 use crate::solve::limits::SearchLimits;
 
 use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, Winner};
@@ -55,18 +58,27 @@ fn limits(ctx: &AiContext) -> SearchLimits {
 fn read_heaps(obj: &Obj) -> Result<(Option<u64>, Option<Vec<u64>>), MatchError> {
     let remaining = obj
         .get("remaining")
-        .map(|v| u64_value(v, &obj.path("remaining"), true))
+        .map(|v| heap_size(v, &obj.path("remaining")))
         .transpose()?;
     let heaps = obj
         .array("heaps")?
         .map(|list| {
             list.iter()
                 .enumerate()
-                .map(|(i, v)| u64_value(v, &format!("{}[{i}]", obj.path("heaps")), true))
+                .map(|(i, v)| heap_size(v, &format!("{}[{i}]", obj.path("heaps"))))
                 .collect::<Result<Vec<u64>, MatchError>>()
         })
         .transpose()?;
     Ok((remaining, heaps))
+}
+
+/// A heap size read as the rules read one, with their message.
+fn heap_size(value: &Value, field: &str) -> Result<u64, MatchError> {
+    let size = HeapSize::deserialize(value).map_err(|_| field_error(field, HEAP_SIZE_EXPECTED, value))?;
+    size.value(field).map_err(|e| MatchError::Field {
+        expected: e.expected(),
+        field: e.field,
+    })
 }
 
 fn game_with(rules: &Rules, heaps: Heaps) -> Result<Game, MatchError> {
@@ -281,4 +293,34 @@ fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Mov
         })
         .collect();
     Ok(Choice { best, candidates })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn heaps_of(value: Value) -> Result<(Option<u64>, Option<Vec<u64>>), MatchError> {
+        read_heaps(&Obj::new(Some(&value), "options", false)?)
+    }
+
+    #[test]
+    fn heap_sizes_are_read_as_the_rules_read_them() {
+        let max = json!({"remaining": "18446744073709551615", "heaps": [1, "2"]});
+        assert_eq!(heaps_of(max).unwrap(), (Some(u64::MAX), Some(vec![1, 2])));
+        let negative = heaps_of(json!({"heaps": [1, "2", -3]})).unwrap_err();
+        assert_eq!(
+            negative.to_string(),
+            format!("options.heaps[2] {HEAP_SIZE_EXPECTED} (got -3)")
+        );
+        let text = heaps_of(json!({"remaining": "12x"})).unwrap_err();
+        assert_eq!(
+            text.to_string(),
+            format!("options.remaining {HEAP_SIZE_EXPECTED} (got \"12x\")")
+        );
+        let boolean = heaps_of(json!({"remaining": true})).unwrap_err();
+        assert_eq!(
+            boolean.to_string(),
+            format!("options.remaining {HEAP_SIZE_EXPECTED} (got true)")
+        );
+    }
 }

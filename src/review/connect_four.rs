@@ -10,13 +10,12 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{
-    analyse_latest_first, check_seat, first_player_value, judge, outcome_value, Entry, Review, ReviewError, Step,
-};
+use super::driver::{self, MoveValue, Valuation, Valuer};
+use super::{outcome_value, Review, ReviewError, Step};
 use crate::games::connect_four::{ConnectFour, Shape};
-use crate::games::game::{Game, Seat};
-use crate::solve::connect_four::{Analysis, ConnectFourSolver};
+use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::limits::SearchLimits;
+use crate::solve::tictactoe::Outcome;
 
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct Options {
@@ -36,70 +35,74 @@ pub fn start(options: &Options) -> Result<ConnectFour, ReviewError> {
     Ok(ConnectFour::new(shape))
 }
 
-/// The position before each move and the 0-based column played.
-fn replay(
-    options: &Options,
-    steps: &[Step<ColumnMove>],
-    names: [&str; 2],
-) -> Result<Vec<(ConnectFour, u32)>, ReviewError> {
-    let mut game = start(options)?;
-    let mut out = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate() {
-        let col = game
-            .check_column(step.mv.column)
-            .map_err(|e| ReviewError::at(i, e.to_string()))?;
-        check_seat(i, step.seat, game.seat_to_move(), names)?;
-        out.push((game.clone(), col));
-        game.play(col);
+/// A column's value: its score (exact when `solved`, else the shallow
+/// search's estimate) and the outcome and plies to the end it means.
+pub(crate) struct ColumnValue {
+    score: i32,
+    solved: bool,
+    outcome: Outcome,
+    plies: u32,
+}
+
+impl MoveValue for ColumnValue {
+    type Rank = i32;
+
+    fn rank(&self) -> i32 {
+        self.score
     }
-    Ok(out)
-}
 
-/// Points of a score for the mover: by its sign (a proved score's sign is
-/// its outcome; an estimate's is the search's guess).
-fn points(score: i32) -> f64 {
-    match score {
-        0 => 0.5,
-        s if s > 0 => 1.0,
-        _ => 0.0,
+    /// By the score's sign (a proved score's sign is its outcome; an
+    /// estimate's is the search's guess).
+    fn points(&self) -> f64 {
+        match self.score {
+            0 => 0.5,
+            s if s > 0 => 1.0,
+            _ => 0.0,
+        }
+    }
+
+    fn shown(&self) -> Value {
+        outcome_value(
+            self.solved.then_some(self.outcome),
+            self.solved.then_some(self.plies),
+            self.points(),
+            Some(self.score),
+        )
     }
 }
 
-fn value_of(analysis: &Analysis, score: i32, solved: bool) -> Value {
-    let (outcome, plies) = analysis.verdict(score);
-    outcome_value(
-        solved.then_some(outcome),
-        solved.then_some(plies),
-        points(score),
-        Some(score),
-    )
-}
+impl Valuer<ConnectFour> for ConnectFourSolver {
+    type Value = ColumnValue;
 
-fn entry(analysis: &Analysis, played: u32, ply: u64, actor: &str, seat: Seat) -> Entry {
-    let column = |c: u32| json!({"column": c + 1});
-    let playable: Vec<(u32, i32, bool)> = analysis
-        .columns
-        .iter()
-        .filter_map(|c| c.score.map(|s| (c.column, s, c.solved)))
-        .collect();
-    let top = playable.iter().map(|c| c.1).max().unwrap_or(0);
-    let best_solved = playable.iter().find(|c| c.1 == top).is_some_and(|c| c.2);
-    let (mine, mine_solved) = playable
-        .iter()
-        .find(|c| c.0 == played)
-        .map_or((0, false), |c| (c.1, c.2));
-    let loss = (points(top) - points(mine)).max(0.0);
-    Entry {
-        ply,
-        actor: actor.to_string(),
-        mv: column(played),
-        best_moves: playable.iter().filter(|c| c.1 == top).map(|c| column(c.0)).collect(),
-        value_before: value_of(analysis, top, best_solved),
-        value_played: value_of(analysis, mine, mine_solved),
-        loss,
-        judgment: judge(loss, mine == top),
-        exact: playable.iter().all(|c| c.2),
-        value: first_player_value(seat, points(mine)),
+    fn value(
+        &self,
+        game: &ConnectFour,
+        _played: u32,
+        limits: &SearchLimits,
+    ) -> Result<Valuation<u32, ColumnValue>, ReviewError> {
+        let analysis = self.analyse(game, limits);
+        // A full column has no score.
+        let moves: Vec<(u32, ColumnValue)> = analysis
+            .columns
+            .iter()
+            .filter_map(|c| {
+                let score = c.score?;
+                let (outcome, plies) = analysis.verdict(score);
+                let value = ColumnValue {
+                    score,
+                    solved: c.solved,
+                    outcome,
+                    plies,
+                };
+                Some((c.column, value))
+            })
+            .collect();
+        let proved = moves.iter().all(|(_, v)| v.solved);
+        Ok(Valuation::Moves { moves, proved })
+    }
+
+    fn show(&self, _game: &ConnectFour, column: u32) -> Value {
+        json!({"column": column + 1})
     }
 }
 
@@ -113,21 +116,7 @@ pub fn review(
     limits: &SearchLimits,
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
-    let positions = replay(options, steps, names)?;
-    let analysed = analyse_latest_first(
-        &positions,
-        limits,
-        give_up_inexact,
-        |(game, _), limits| solver.analyse(game, limits),
-        |analysis| analysis.columns.iter().all(|c| c.score.is_none() || c.solved),
-    );
-    let Some(analyses) = analysed else {
-        return Ok(None);
-    };
-    let mut entries = Vec::with_capacity(positions.len());
-    for (((game, played), step), analysis) in positions.iter().zip(steps).zip(analyses) {
-        let seat = game.seat_to_move();
-        entries.push(entry(&analysis, *played, step.ply, names[seat], seat));
-    }
-    Ok(Some(Review::new("connect-four", names, entries)))
+    let read = |game: &ConnectFour, mv: &ColumnMove| game.check_column(mv.column).map_err(|e| e.to_string());
+    let decisions = driver::replay(start(options)?, steps, names, read)?;
+    driver::review("connect-four", &decisions, names, solver, limits, give_up_inexact)
 }

@@ -14,11 +14,9 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{
-    check_seat, first_player_value, judge, outcome_points, outcome_value, Budget, Entry, Review, ReviewError, Step,
-};
-use crate::games::game::Seat;
-use crate::games::ishitori::{self as rules, parse_heap, Game, Move, Setup};
+use super::driver::{self, MoveValue, Valuation, Valuer};
+use super::{outcome_points, outcome_value, Review, ReviewError, Step};
+use crate::games::ishitori::{self as rules, Game, HeapSize, Ishitori, Move, Setup};
 use crate::solve::ishitori::SubtractionSolver;
 use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::Outcome;
@@ -27,23 +25,6 @@ use crate::solve::tictactoe::Outcome;
 pub const TABLE_POSITIONS: u64 = 1 << 20;
 /// Positions between two looks at the clock.
 const CHECK_EVERY: usize = 4096;
-
-/// A heap size: an integer or a decimal string (as everywhere in Ishitori).
-#[derive(Clone, Debug, Deserialize)]
-#[serde(untagged)]
-pub enum HeapSize {
-    Number(u64),
-    Text(String),
-}
-
-impl HeapSize {
-    fn value(&self, field: &str) -> Result<u64, ReviewError> {
-        match self {
-            HeapSize::Number(n) => Ok(*n),
-            HeapSize::Text(t) => parse_heap(t).map_err(|e| ReviewError::Options(format!("{field}: {e}"))),
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default, Deserialize)]
 pub struct Options {
@@ -61,7 +42,13 @@ pub struct TakeMove {
 }
 
 pub fn start(options: &Options) -> Result<Game, ReviewError> {
-    let mut remaining = options.remaining.as_ref().map(|h| h.value("remaining")).transpose()?;
+    let options_error = |e: rules::HeapSizeError| ReviewError::Options(e.to_string());
+    let mut remaining = options
+        .remaining
+        .as_ref()
+        .map(|h| h.value("remaining"))
+        .transpose()
+        .map_err(options_error)?;
     let heaps = options
         .heaps
         .as_ref()
@@ -69,9 +56,10 @@ pub fn start(options: &Options) -> Result<Game, ReviewError> {
             list.iter()
                 .enumerate()
                 .map(|(i, h)| h.value(&format!("heaps[{i}]")))
-                .collect::<Result<Vec<u64>, ReviewError>>()
+                .collect::<Result<Vec<u64>, rules::HeapSizeError>>()
         })
-        .transpose()?;
+        .transpose()
+        .map_err(options_error)?;
     if remaining.is_none() && heaps.is_none() {
         remaining = Some(rules::DEFAULT_MATCH_REMAINING);
     }
@@ -84,25 +72,21 @@ pub fn start(options: &Options) -> Result<Game, ReviewError> {
     Game::try_from(setup).map_err(|e| ReviewError::Options(e.to_string()))
 }
 
+/// The move of a record's `{take, heap}`, if it is legal in `game`.
+fn read(game: &Ishitori, mv: &TakeMove) -> Result<Move, String> {
+    let heap = usize::try_from(mv.heap.unwrap_or(0)).unwrap_or(usize::MAX);
+    let mv = Move { heap, take: mv.take };
+    game.position().apply(mv).map(|_| mv).map_err(|e| e.to_string())
+}
+
 fn replay(
     options: &Options,
     steps: &[Step<TakeMove>],
     names: [&str; 2],
-) -> Result<(Game, Vec<(Game, Move)>), ReviewError> {
+) -> Result<(Game, Vec<driver::Decision<Ishitori>>), ReviewError> {
     let first = start(options)?;
-    let mut game = first.clone();
-    let mut out = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate() {
-        let heap = usize::try_from(step.mv.heap.unwrap_or(0)).unwrap_or(usize::MAX);
-        let mv = Move {
-            heap,
-            take: step.mv.take,
-        };
-        let next = game.apply(mv).map_err(|e| ReviewError::at(i, e.to_string()))?;
-        check_seat(i, step.seat, i % 2, names)?;
-        out.push((std::mem::replace(&mut game, next), mv));
-    }
-    Ok((first, out))
+    let decisions = driver::replay(Ishitori::new(first.clone(), 0), steps, names, read)?;
+    Ok((first, decisions))
 }
 
 /// Checks the options and the record against the rules, without solving.
@@ -199,18 +183,21 @@ impl Table {
 
 /// A move's value for the mover: outcome and plies when known.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct MoveValue {
+pub(crate) struct TakeValue {
     outcome: Option<Outcome>,
     plies: Option<u32>,
 }
 
-impl MoveValue {
-    fn points(&self) -> f64 {
-        self.outcome.map_or(0.5, outcome_points)
-    }
+const UNKNOWN: TakeValue = TakeValue {
+    outcome: None,
+    plies: None,
+};
 
+impl MoveValue for TakeValue {
     /// Better for the mover: a better outcome, then a faster win or a
     /// slower loss. Unknown ranks as a draw would.
+    type Rank = (i64, i64);
+
     fn rank(&self) -> (i64, i64) {
         let plies = i64::from(self.plies.unwrap_or(0));
         match self.outcome {
@@ -220,7 +207,11 @@ impl MoveValue {
         }
     }
 
-    fn json(&self) -> Value {
+    fn points(&self) -> f64 {
+        self.outcome.map_or(0.5, outcome_points)
+    }
+
+    fn shown(&self) -> Value {
         outcome_value(self.outcome, self.plies, self.points(), None)
     }
 }
@@ -238,21 +229,21 @@ fn move_value(
     table: Option<&Table>,
     solver: &SubtractionSolver,
     limits: &SearchLimits,
-) -> Result<MoveValue, ReviewError> {
+) -> Result<TakeValue, ReviewError> {
     if let Some((win, plies)) = table.and_then(|t| t.get(child)) {
-        return Ok(MoveValue {
+        return Ok(TakeValue {
             outcome: Some(if win { Outcome::Loss } else { Outcome::Win }),
             plies: Some(plies + 1),
         });
     }
     if let Some(end) = child.final_outcome_for_mover() {
-        return Ok(MoveValue {
+        return Ok(TakeValue {
             outcome: Some(flip(end)),
             plies: Some(1),
         });
     }
     if limits.exhausted(0) {
-        return Ok(MoveValue {
+        return Ok(TakeValue {
             outcome: None,
             plies: None,
         });
@@ -260,14 +251,53 @@ fn move_value(
     let analysis = solver
         .best_move(child, limits)
         .map_err(|e| ReviewError::Unavailable(e.to_string()))?;
-    Ok(MoveValue {
+    Ok(TakeValue {
         outcome: analysis.outcome.map(flip),
         plies: None,
     })
 }
 
-fn move_json(mv: Move) -> Value {
-    json!({"take": mv.take, "heap": mv.heap})
+/// Values moves from the table when there is one, else with the periodic
+/// solver.
+struct TakeValuer<'a> {
+    solver: &'a SubtractionSolver,
+    table: Option<Table>,
+}
+
+impl Valuer<Ishitori> for TakeValuer<'_> {
+    type Value = TakeValue;
+
+    fn value(
+        &self,
+        game: &Ishitori,
+        played: Move,
+        limits: &SearchLimits,
+    ) -> Result<Valuation<Move, TakeValue>, ReviewError> {
+        let game = game.position();
+        let value = |mv: Move| -> Result<TakeValue, ReviewError> {
+            let child = game.apply(mv).map_err(|e| ReviewError::Unavailable(e.to_string()))?;
+            move_value(&child, self.table.as_ref(), self.solver, limits)
+        };
+        // Out of time with no table: only the move played is looked at (its
+        // value unknown unless it ends the game), and nothing is claimed.
+        if self.table.is_none() && limits.exhausted(0) {
+            return Ok(Valuation::OnlyPlayed {
+                played: value(played)?,
+                unknown: UNKNOWN,
+            });
+        }
+        let moves = game
+            .legal_moves()
+            .into_iter()
+            .map(|mv| Ok((mv, value(mv)?)))
+            .collect::<Result<Vec<(Move, TakeValue)>, ReviewError>>()?;
+        let proved = moves.iter().all(|(_, v)| v.outcome.is_some());
+        Ok(Valuation::Moves { moves, proved })
+    }
+
+    fn show(&self, _game: &Ishitori, mv: Move) -> Value {
+        json!({"take": mv.take, "heap": mv.heap})
+    }
 }
 
 /// Validates the whole record, then reviews it within `limits`.
@@ -278,7 +308,7 @@ pub fn review(
     names: [&str; 2],
     limits: &SearchLimits,
 ) -> Result<Review, ReviewError> {
-    let (first, positions) = replay(options, steps, names)?;
+    let (first, decisions) = replay(options, steps, names)?;
     let table = Table::build(&first, limits);
     let misere_heaps = first.is_misere()
         && first
@@ -287,62 +317,14 @@ pub fn review(
             .filter(|&&h| h >= first.take_set().smallest())
             .count()
             > 1;
-    if table.is_none() && misere_heaps && !positions.is_empty() {
+    if table.is_none() && misere_heaps && !decisions.is_empty() {
         return Err(ReviewError::Unavailable(format!(
             "reviews of several heaps under misère play need a table of every position (at most {TABLE_POSITIONS}); \
              these heaps have more, or the budget ran out: use smaller heaps, one heap, or misere: false"
         )));
     }
-    let mut budget = Budget::new(limits, positions.len());
-    let mut entries = Vec::with_capacity(positions.len());
-    for (i, ((game, played), step)) in positions.iter().zip(steps).enumerate() {
-        let slice = budget.next();
-        // Out of time with no table: only the move played is looked at (its
-        // value unknown unless it ends the game), and nothing is claimed.
-        let out_of_time = table.is_none() && slice.exhausted(0);
-        let candidates = if out_of_time { vec![*played] } else { game.legal_moves() };
-        let mut values = Vec::new();
-        for mv in candidates {
-            let child = game.apply(mv).map_err(|e| ReviewError::Unavailable(e.to_string()))?;
-            values.push((mv, move_value(&child, table.as_ref(), solver, &slice)?));
-        }
-        let unknown = MoveValue {
-            outcome: None,
-            plies: None,
-        };
-        let best = if out_of_time {
-            unknown
-        } else {
-            values
-                .iter()
-                .map(|(_, v)| *v)
-                .max_by_key(MoveValue::rank)
-                .unwrap_or(unknown)
-        };
-        let mine = values.iter().find(|(mv, _)| mv == played).map_or(best, |(_, v)| *v);
-        let exact = !out_of_time && values.iter().all(|(_, v)| v.outcome.is_some());
-        let loss = if out_of_time {
-            0.0
-        } else {
-            (best.points() - mine.points()).max(0.0)
-        };
-        let seat: Seat = i % 2;
-        entries.push(Entry {
-            ply: step.ply,
-            actor: names[seat].to_string(),
-            mv: move_json(*played),
-            best_moves: values
-                .iter()
-                .filter(|(_, v)| !out_of_time && v.rank() == best.rank())
-                .map(|(mv, _)| move_json(*mv))
-                .collect(),
-            value_before: best.json(),
-            value_played: mine.json(),
-            loss,
-            judgment: judge(loss, !out_of_time && mine.rank() == best.rank()),
-            exact,
-            value: first_player_value(seat, mine.points()),
-        });
-    }
-    Ok(Review::new("ishitori", names, entries))
+    let valuer = TakeValuer { solver, table };
+    driver::review("ishitori", &decisions, names, &valuer, limits, false)?
+        // Only a quick try gives up.
+        .ok_or_else(|| ReviewError::Unavailable("the review did not finish".to_string()))
 }

@@ -18,6 +18,7 @@
 //! `best`, being one of the best moves).
 
 pub mod connect_four;
+pub(crate) mod driver;
 pub mod ishitori;
 pub mod nine_square;
 pub mod number_square;
@@ -31,7 +32,6 @@ use serde::{Serialize, Serializer};
 use serde_json::Value;
 
 use crate::games::game::Seat;
-use crate::games::tictactoe::Player;
 use crate::solve::limits::SearchLimits;
 use crate::solve::tictactoe::Outcome;
 
@@ -349,13 +349,6 @@ pub(crate) fn outcome_value(
 pub const XO: [&str; 2] = ["X", "O"];
 /// The seat names of Ishitori and Pig records.
 pub const AB: [&str; 2] = ["a", "b"];
-
-pub(crate) fn seat_of(player: Player) -> Seat {
-    match player {
-        Player::X => 0,
-        Player::O => 1,
-    }
-}
 
 #[cfg(test)]
 mod tests {

@@ -10,14 +10,11 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{
-    check_seat, first_player_value, judge, outcome_points, outcome_value, seat_of, Budget, Entry, Review, ReviewError,
-    Step,
-};
-use crate::games::game::Seat;
-use crate::games::tictactoe::{AfterMove, Position, TicTacToeError};
+use super::driver::{self, MoveValue, Valuation, Valuer};
+use super::{outcome_points, outcome_value, Review, ReviewError, Step};
+use crate::games::tictactoe::{Position, TicTacToe, TicTacToeError};
 use crate::solve::limits::SearchLimits;
-use crate::solve::tictactoe::{Analysis, MoveAnalysis, TicTacToeSolver};
+use crate::solve::tictactoe::{MoveAnalysis, TicTacToeSolver};
 
 /// An unproved score at this magnitude counts as a quarter of a game
 /// either way (the solver's estimates stay within 500,000).
@@ -53,105 +50,80 @@ pub fn start(options: &Options) -> Result<Position, ReviewError> {
     Position::new_game(rows, cols, k).map_err(|e| ReviewError::Options(e.to_string()))
 }
 
-/// Replays the record: the position before each move and the cell played.
-fn replay(
-    options: &Options,
-    steps: &[Step<CellMove>],
-    names: [&str; 2],
-) -> Result<Vec<(Position, usize)>, ReviewError> {
-    let mut position = Some(start(options)?);
-    let mut out = Vec::with_capacity(steps.len());
-    for (i, step) in steps.iter().enumerate() {
-        let Some(current) = position.take() else {
-            return Err(ReviewError::at(i, "the game is already over"));
-        };
-        check_seat(i, step.seat, seat_of(current.to_move()), names)?;
-        let off_board = || TicTacToeError::OffBoard {
-            row: usize::try_from(step.mv.row).unwrap_or(usize::MAX),
-            col: usize::try_from(step.mv.col).unwrap_or(usize::MAX),
-            rows: current.rows(),
-            cols: current.cols(),
-        };
-        let index = match (usize::try_from(step.mv.row), usize::try_from(step.mv.col)) {
-            (Ok(r), Ok(c)) => current.board().index_of(r, c),
-            _ => None,
-        };
-        let Some(index) = index else {
-            let message = if step.mv.row < 0 || step.mv.col < 0 {
-                format!(
-                    "row {}, column {} is off the board; rows and columns count from 0",
-                    step.mv.row, step.mv.col
-                )
-            } else {
-                off_board().to_string()
-            };
-            return Err(ReviewError::at(i, message));
-        };
-        let after = current.play(index).map_err(|e| ReviewError::at(i, e.to_string()))?;
-        out.push((current, index));
-        if let AfterMove::Continues(next) = after {
-            position = Some(next);
-        }
-    }
-    Ok(out)
-}
-
-/// A move's points for the mover: exact when proved, else the score's
-/// estimate mapped into (0.25, 0.75).
-fn points(m: &MoveAnalysis) -> f64 {
-    match m.outcome {
-        Some(outcome) => outcome_points(outcome),
-        None => 0.5 + 0.25 * (f64::from(m.score) / HEURISTIC_SCALE).clamp(-1.0, 1.0),
-    }
-}
-
-fn value_of(m: &MoveAnalysis) -> Value {
-    outcome_value(m.outcome, m.plies_to_end, points(m), Some(m.score))
-}
-
-fn entry(position: &Position, played: usize, analysis: &Analysis, ply: u64, actor: &str, seat: Seat) -> Entry {
-    let cols = position.cols();
-    let cell = |index: usize| json!({"row": index / cols, "col": index % cols});
-    let top = analysis.moves.iter().map(|m| m.score).max().unwrap_or(0);
-    let best = analysis.moves.iter().find(|m| m.score == top);
-    let mine = analysis.moves.iter().find(|m| m.index == played);
-    let (before, after) = match (best, mine) {
-        (Some(b), Some(m)) => (b, m),
-        // The solver lists every legal move; this is unreachable.
-        _ => {
-            return Entry {
-                ply,
-                actor: actor.to_string(),
-                mv: cell(played),
-                best_moves: Vec::new(),
-                value_before: Value::Null,
-                value_played: Value::Null,
-                loss: 0.0,
-                judgment: judge(0.0, false),
-                exact: false,
-                value: 0.0,
-            }
-        }
+/// The cell index of a record's move, if it is legal in `game`.
+fn read(game: &TicTacToe, mv: &CellMove) -> Result<usize, String> {
+    let Some(current) = game.position() else {
+        return Err("the game is already over".to_string());
     };
-    let loss = (points(before) - points(after)).max(0.0);
-    // Every move proved: then best_moves is complete too.
-    let exact = analysis.solved && analysis.moves.iter().all(|m| m.outcome.is_some());
-    Entry {
-        ply,
-        actor: actor.to_string(),
-        mv: cell(played),
-        best_moves: analysis
-            .moves
-            .iter()
-            .filter(|m| m.score == top)
-            .map(|m| cell(m.index))
-            .collect(),
-        value_before: value_of(before),
-        value_played: value_of(after),
-        loss,
-        judgment: judge(loss, after.score == top),
-        exact,
-        value: first_player_value(seat, points(after)),
+    let index = match (usize::try_from(mv.row), usize::try_from(mv.col)) {
+        (Ok(r), Ok(c)) => current.board().index_of(r, c),
+        _ => None,
+    };
+    let Some(index) = index else {
+        return Err(if mv.row < 0 || mv.col < 0 {
+            format!(
+                "row {}, column {} is off the board; rows and columns count from 0",
+                mv.row, mv.col
+            )
+        } else {
+            TicTacToeError::OffBoard {
+                row: usize::try_from(mv.row).unwrap_or(usize::MAX),
+                col: usize::try_from(mv.col).unwrap_or(usize::MAX),
+                rows: current.rows(),
+                cols: current.cols(),
+            }
+            .to_string()
+        });
+    };
+    current.play(index).map(|_| index).map_err(|e| e.to_string())
+}
+
+/// A move's value: the solver's score (its rank: a faster win or a slower
+/// loss scores higher), proved outcome and plies to the end.
+impl MoveValue for MoveAnalysis {
+    type Rank = i32;
+
+    fn rank(&self) -> i32 {
+        self.score
+    }
+
+    /// Exact when proved, else the score's estimate mapped into (0.25, 0.75).
+    fn points(&self) -> f64 {
+        match self.outcome {
+            Some(outcome) => outcome_points(outcome),
+            None => 0.5 + 0.25 * (f64::from(self.score) / HEURISTIC_SCALE).clamp(-1.0, 1.0),
+        }
+    }
+
+    fn shown(&self) -> Value {
+        outcome_value(self.outcome, self.plies_to_end, self.points(), Some(self.score))
+    }
+}
+
+impl Valuer<TicTacToe> for TicTacToeSolver {
+    type Value = MoveAnalysis;
+
+    fn value(
+        &self,
+        game: &TicTacToe,
+        _played: usize,
+        limits: &SearchLimits,
+    ) -> Result<Valuation<usize, MoveAnalysis>, ReviewError> {
+        let Some(position) = game.position() else {
+            return Err(ReviewError::Unavailable("the game is already over".to_string()));
+        };
+        let analysis = self.analyse(&position, limits);
+        // Every move proved: then the best moves are complete too.
+        let proved = analysis.solved && analysis.moves.iter().all(|m| m.outcome.is_some());
+        Ok(Valuation::Moves {
+            moves: analysis.moves.into_iter().map(|m| (m.index, m)).collect(),
+            proved,
+        })
+    }
+
+    fn show(&self, game: &TicTacToe, index: usize) -> Value {
+        let cols = game.board().cols();
+        json!({"row": index / cols, "col": index % cols})
     }
 }
 
@@ -166,20 +138,6 @@ pub fn review(
     limits: &SearchLimits,
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
-    let positions = replay(options, steps, names)?;
-    let mut budget = Budget::new(limits, positions.len());
-    let mut entries = Vec::with_capacity(positions.len());
-    // Last position first: the late ones are quick to solve and fill the
-    // memo that the early ones (the costly ones) then reuse.
-    for ((position, played), step) in positions.iter().zip(steps).rev() {
-        let analysis = solver.analyse(position, &budget.next());
-        let seat = seat_of(position.to_move());
-        let e = entry(position, *played, &analysis, step.ply, names[seat], seat);
-        if give_up_inexact && !e.exact {
-            return Ok(None);
-        }
-        entries.push(e);
-    }
-    entries.reverse();
-    Ok(Some(Review::new("tictactoe", names, entries)))
+    let decisions = driver::replay(TicTacToe::from(start(options)?), steps, names, read)?;
+    driver::review("tictactoe", &decisions, names, solver, limits, give_up_inexact)
 }
