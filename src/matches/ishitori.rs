@@ -176,7 +176,7 @@ impl TurnGame for IshitoriMatch {
             .map(|list| {
                 list.iter()
                     .enumerate()
-                    .map(|(i, v)| u64_value(v, &format!("options.take[{i}]"), false))
+                    .map(|(i, v)| u64_value(v, &format!("options.take[{i}]")))
                     .collect::<Result<Vec<u64>, MatchError>>()
             })
             .transpose()?;
@@ -234,10 +234,10 @@ impl TurnGame for IshitoriMatch {
     fn parse_move(game: &Ishitori, mv: &Value) -> Result<Move, MatchError> {
         let obj = Obj::new(Some(mv), "move", false)?;
         obj.only(&["take", "heap"])?;
-        let take = u64_value(obj.required("take")?, "move.take", false)?;
+        let take = u64_value(obj.required("take")?, "move.take")?;
         let heap = match obj.get("heap") {
             None => 0,
-            Some(v) => usize::try_from(u64_value(v, "move.heap", false)?)
+            Some(v) => usize::try_from(u64_value(v, "move.heap")?)
                 .map_err(|_| field_error("move.heap", "must be a heap index", v))?,
         };
         let mv = Move { heap, take };

@@ -143,24 +143,12 @@ pub(crate) fn int_value(value: &Value, field: &str) -> Result<i64, MatchError> {
         .ok_or_else(|| field_error(field, "must be an integer", value))
 }
 
-/// A whole number >= 0 up to 2^64-1, as a JSON integer or a decimal string.
-pub(crate) fn u64_value(value: &Value, field: &str, allow_string: bool) -> Result<u64, MatchError> {
-    let expected = if allow_string {
-        "must be a whole number >= 0 (an integer or a decimal string) up to 18446744073709551615"
-    } else {
-        "must be a whole number >= 0 up to 18446744073709551615"
-    };
-    match value {
-        Value::Number(n) => n.as_u64().ok_or_else(|| field_error(field, expected, value)),
-        Value::String(s) if allow_string => {
-            if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-                s.parse::<u64>().map_err(|_| field_error(field, expected, value))
-            } else {
-                Err(field_error(field, expected, value))
-            }
-        }
-        _ => Err(field_error(field, expected, value)),
-    }
+/// A whole number >= 0 up to 2^64-1, as a JSON integer (heap sizes, which
+/// may also be strings, are read by `games::ishitori::HeapSize`).
+pub(crate) fn u64_value(value: &Value, field: &str) -> Result<u64, MatchError> {
+    value
+        .as_u64()
+        .ok_or_else(|| field_error(field, "must be a whole number >= 0 up to 18446744073709551615", value))
 }
 
 /// Row strings (a board).
