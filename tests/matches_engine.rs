@@ -743,6 +743,46 @@ fn stored_garbage_is_refused_without_panicking() {
 }
 
 #[test]
+fn matches_without_a_bound_on_their_length_keep_their_position_not_their_moves() {
+    let long_games = [
+        (
+            "ishitori",
+            json!({"remaining": 1_000_000, "take": [1, 2, 3]}),
+            json!({"take": 1}),
+        ),
+        ("pig", json!({"goal": 100}), json!({"action": "hold"})),
+    ];
+    for (game, options, mv) in long_games {
+        let mut rng = StdRng::seed_from_u64(5);
+        let (mut m, _) = Match::create(&request(game, options, 10, false), &ctx(), &mut rng).unwrap();
+        let first = m.saved.clone().unwrap();
+        let mut plies = 0;
+        while plies < 60 && m.status == Status::InProgress {
+            m.play(&mv, &ctx(), &mut rng).unwrap();
+            plies += 1;
+        }
+        assert!(plies >= 10, "{game}: only {plies} moves");
+        let last = m.saved.clone().unwrap();
+        let record: Value = serde_json::from_str(&last).unwrap();
+        assert_eq!(record["moves"], json!([]), "{game}: {record}");
+        assert!(last.len() <= first.len() + 16, "{game}: {first} became {last}");
+
+        // A kept position that breaks the rules is the store's fault.
+        if m.status == Status::InProgress {
+            let mut broken = record.clone();
+            let seat = if game == "pig" { "to_move" } else { "mover" };
+            broken["position"][seat] = json!(7);
+            let mut corrupt = Match {
+                saved: Some(broken.to_string()),
+                ..m.clone()
+            };
+            let err = corrupt.play(&mv, &ctx(), &mut rng).unwrap_err();
+            assert!(!err.is_client_error(), "{game}: {err}");
+        }
+    }
+}
+
+#[test]
 fn the_next_move_reads_the_record_not_the_state_the_api_shows() {
     let mut rng = StdRng::seed_from_u64(3);
     let (mut m, _) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();

@@ -442,6 +442,11 @@ impl Ishitori {
     pub fn position(&self) -> &Game {
         &self.position
     }
+
+    /// The seat to move (while the game goes on).
+    pub fn mover(&self) -> Seat {
+        self.mover
+    }
 }
 
 impl game::Game for Ishitori {

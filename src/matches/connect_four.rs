@@ -14,7 +14,7 @@ use crate::solve::tictactoe::Outcome;
 
 use super::engine::{AiContext, AiSpec, GameKind, MatchError, MoveBudget};
 use super::json::{field_error, int_value, strings, Obj};
-use super::turns::{Candidate, Choice, TurnGame};
+use super::turns::{Candidate, Choice, NoPosition, TurnGame};
 
 /// A win that comes later, or a loss that comes later, is a subtler
 /// difference: each further stone of the winner's halves less of it.
@@ -51,6 +51,7 @@ fn column_value(analysis: &Analysis, score: i32, solved: bool) -> f64 {
 impl TurnGame for ConnectFourMatch {
     type Game = ConnectFour;
     type Options = Shape;
+    type Position = NoPosition;
     /// Exact late in the game.
     const MOVE_BUDGET: MoveBudget = MoveBudget {
         time: Duration::from_millis(1000),

@@ -29,6 +29,14 @@ const MAX_LEVEL_WORK: u64 = 1 << 22;
 
 pub(crate) struct IshitoriMatch;
 
+/// What a match's record keeps: a person may take one stone at a time from
+/// a heap of 2^64-1, so the heaps, not the moves that led to them.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct KeptHeaps {
+    heaps: Heaps,
+    mover: Seat,
+}
+
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Rules {
     take: TakeSet,
@@ -157,6 +165,7 @@ pub(crate) fn with_decimal_twins(value: &Value) -> Value {
 impl TurnGame for IshitoriMatch {
     type Game = Ishitori;
     type Options = Rules;
+    type Position = KeptHeaps;
 
     /// Heaps beyond 2^53 lose digits in JavaScript's numbers: each heap
     /// count is also shown as a decimal string.
@@ -218,6 +227,20 @@ impl TurnGame for IshitoriMatch {
 
     fn opening(rules: &Rules) -> Result<Ishitori, MatchError> {
         Ok(Ishitori::new(rules.new_game()?, 0))
+    }
+
+    fn position(game: &Ishitori) -> Option<KeptHeaps> {
+        Some(KeptHeaps {
+            heaps: game.position().heaps().clone(),
+            mover: game.mover(),
+        })
+    }
+
+    fn at_position(rules: &Rules, kept: KeptHeaps) -> Result<Ishitori, MatchError> {
+        if kept.mover > 1 {
+            return Err(MatchError::Corrupt(format!("no seat {}", kept.mover)));
+        }
+        Ok(Ishitori::new(game_with(rules, kept.heaps)?, kept.mover))
     }
 
     /// The heaps; who is who needs no saying, since a stored match always

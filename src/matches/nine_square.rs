@@ -18,7 +18,7 @@ use crate::strategies::nine_square::greedy_value;
 use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores, Winner};
 use super::json::{int_value, strings, Obj};
 use super::levels;
-use super::turns::TurnGame;
+use super::turns::{NoPosition, TurnGame};
 
 /// Below the best level each mark is drawn among the empty cells: a cell the
 /// search chose is worth this much more than any other...
@@ -106,6 +106,7 @@ fn parse_placements(mv: &Value) -> Result<Vec<(i64, i64)>, MatchError> {
 impl TurnGame for NineSquareMatch {
     type Game = Game;
     type Options = ();
+    type Position = NoPosition;
     /// Per turn (all its marks).
     const MOVE_BUDGET: MoveBudget = MoveBudget {
         time: Duration::from_millis(200),

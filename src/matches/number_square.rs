@@ -12,7 +12,7 @@ use crate::games::number_square::{Board, GameEnd, NumberSquare, Tile, MAX_SIZE, 
 
 use super::engine::{AiContext, AiSpec, EndReason, GameKind, MatchError, MoveBudget, Scores, Winner};
 use super::json::{field_error, int_value, Obj};
-use super::turns::{Candidate, Choice, TurnGame};
+use super::turns::{Candidate, Choice, NoPosition, TurnGame};
 
 pub(crate) struct NumberSquareMatch;
 
@@ -66,6 +66,7 @@ fn tile_json(tile: Tile) -> Value {
 impl TurnGame for NumberSquareMatch {
     type Game = NumberSquare;
     type Options = Deal;
+    type Position = NoPosition;
     /// Exact on small boards.
     const MOVE_BUDGET: MoveBudget = MoveBudget {
         time: Duration::from_millis(300),

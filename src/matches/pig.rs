@@ -21,6 +21,16 @@ const PIG_VALUE_SCALE: f64 = 20.0;
 
 pub(crate) struct PigMatch;
 
+/// What a match's record keeps: a person may hold at 0 for ever, so the
+/// scores and the turn, not the moves that led to them.
+#[derive(serde::Serialize, serde::Deserialize)]
+pub(crate) struct KeptScores {
+    scores: [u32; 2],
+    turn_total: u32,
+    to_move: Seat,
+    last_roll: Option<u32>,
+}
+
 /// Rolling and holding on the levels' scale, in that order (the arena
 /// plays and evaluates `level:N` with the same values).
 pub(crate) fn level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2] {
@@ -31,6 +41,7 @@ pub(crate) fn level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2]
 impl TurnGame for PigMatch {
     type Game = PigGame;
     type Options = PigRules;
+    type Position = KeptScores;
     const KEEPS_SCORE: bool = true;
 
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<PigRules, MatchError> {
@@ -52,6 +63,35 @@ impl TurnGame for PigMatch {
             "die_sides": rules.die_sides(),
             "variant": rules.variant().as_str(),
         })
+    }
+
+    fn position(game: &PigGame) -> Option<KeptScores> {
+        Some(KeptScores {
+            scores: [game.score(0), game.score(1)],
+            turn_total: game.turn_total(),
+            to_move: game.to_move(),
+            last_roll: game.last_roll(),
+        })
+    }
+
+    /// Kept only between turns of the person's decisions (no die in the
+    /// air), so the scores, the turn total and the seat are the position.
+    fn at_position(rules: &PigRules, kept: KeptScores) -> Result<PigGame, MatchError> {
+        let goal = rules.goal();
+        let in_play = kept.scores.iter().all(|&s| s < goal) && kept.turn_total <= MAX_TURN_TOTAL && kept.to_move < 2;
+        if !in_play {
+            return Err(MatchError::Corrupt(format!(
+                "scores {:?}, turn total {} and seat {} do not fit a game to {goal} in progress",
+                kept.scores, kept.turn_total, kept.to_move
+            )));
+        }
+        Ok(PigGame::resume(
+            *rules,
+            kept.scores,
+            kept.turn_total,
+            kept.to_move,
+            kept.last_roll,
+        ))
     }
 
     fn opening(rules: &PigRules) -> Result<PigGame, MatchError> {

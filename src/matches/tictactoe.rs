@@ -12,7 +12,7 @@ use crate::solve::tictactoe::{MoveAnalysis, Outcome};
 
 use super::engine::{AiContext, AiSpec, GameKind, MatchError, MoveBudget};
 use super::json::{field_error, strings, Obj};
-use super::turns::{Candidate, Choice, TurnGame};
+use super::turns::{Candidate, Choice, NoPosition, TurnGame};
 
 /// A win that comes later, or a loss that comes later, is a subtler
 /// difference: each further move of the winner's halves less of it.
@@ -51,6 +51,7 @@ fn move_value(m: &MoveAnalysis) -> f64 {
 impl TurnGame for TicTacToeMatch {
     type Game = TicTacToe;
     type Options = Size;
+    type Position = NoPosition;
     /// 3x3 needs a fraction of a millisecond; the node cap bounds big boards.
     const MOVE_BUDGET: MoveBudget = MoveBudget {
         time: Duration::from_millis(1000),

@@ -8,7 +8,9 @@
 //! options and every move played from the opening, dice included. The next
 //! request rebuilds the game by replaying them, each checked against the
 //! rules, so a stored game is always one the rules can reach (OpenSpiel
-//! serialises a state the same way, as its history). The API's `state`
+//! serialises a state the same way, as its history). A game whose matches
+//! have no bound on their length (Ishitori, Pig) keeps its typed position
+//! instead, so that reading a match back costs the same at any length. The API's `state`
 //! object is only ever written, for clients to read, never parsed back;
 //! except for matches stored before the game's own record was kept, which
 //! are still read from it.
@@ -68,6 +70,12 @@ pub(crate) trait TurnGame {
     /// The AI's default budget per move (see [`super::MatchLimits`]).
     const MOVE_BUDGET: MoveBudget = MoveBudget::time(1000);
 
+    /// What the record keeps in place of the moves from the opening:
+    /// [`NoPosition`] for games whose matches are as short as their board,
+    /// the game's own position for games whose matches can go on without
+    /// bound (a person may take one stone at a time, or hold at 0).
+    type Position: Serialize + DeserializeOwned;
+
     /// Validates the request's options (absent: all defaults).
     fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
     /// The options with every default filled in.
@@ -81,6 +89,16 @@ pub(crate) trait TurnGame {
     }
     /// The opening position of settled options.
     fn opening(options: &Self::Options) -> Result<Self::Game, MatchError>;
+    /// The position the record keeps (None: it keeps the moves).
+    fn position(_game: &Self::Game) -> Option<Self::Position> {
+        None
+    }
+    /// The game at a kept position, checked against the options.
+    fn at_position(_options: &Self::Options, _position: Self::Position) -> Result<Self::Game, MatchError> {
+        Err(MatchError::Corrupt(
+            "this game keeps its moves, not a position".to_string(),
+        ))
+    }
     /// The opening position of a new match, refusing one the AI could not
     /// play (checked once, at the start).
     fn new_game(options: &Self::Options, _ctx: &AiContext) -> Result<Self::Game, MatchError> {
@@ -200,14 +218,22 @@ pub(crate) fn check_in_a_row<G: Game>(game: &G, moves: &[G::Move]) -> Result<(),
 /// outcomes included) in the order they were played.
 #[derive(Serialize, Deserialize)]
 #[serde(bound(
-    serialize = "O: Serialize, M: Serialize",
-    deserialize = "O: DeserializeOwned, M: DeserializeOwned"
+    serialize = "O: Serialize, P: Serialize, M: Serialize",
+    deserialize = "O: DeserializeOwned, P: DeserializeOwned, M: DeserializeOwned"
 ))]
-struct Saved<O, M> {
+struct Saved<O, P, M> {
     options: O,
     human: Seat,
+    /// Where the moves start from: the game's kept position (see
+    /// [`TurnGame::Position`]), or the opening when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    position: Option<P>,
     moves: Vec<M>,
 }
+
+/// The [`TurnGame::Position`] of games that keep their moves.
+#[derive(Serialize, Deserialize)]
+pub(crate) enum NoPosition {}
 
 /// A match of `T` in play: its options, the person's seat, the game and
 /// the moves that led to it from the opening (None for a match stored
@@ -240,9 +266,13 @@ fn offered<G: Game>(game: &G, mv: G::Move) -> bool {
 /// The stored record of a match: the options, and the game rebuilt from
 /// its moves (each one checked against the rules).
 fn restore<T: TurnGame>(saved: &str) -> Result<InPlay<T>, MatchError> {
-    let saved: Saved<T::Options, <T::Game as Game>::Move> =
+    let saved: Saved<T::Options, T::Position, <T::Game as Game>::Move> =
         serde_json::from_str(saved).map_err(|e| MatchError::Corrupt(format!("saved: {e}")))?;
-    let mut game = T::opening(&saved.options).map_err(corrupt)?;
+    let mut game = match saved.position {
+        Some(position) => T::at_position(&saved.options, position),
+        None => T::opening(&saved.options),
+    }
+    .map_err(corrupt)?;
     for (index, &mv) in saved.moves.iter().enumerate() {
         if !offered(&game, mv) {
             return Err(MatchError::Corrupt(format!(
@@ -264,10 +294,12 @@ fn save<T: TurnGame>(in_play: InPlay<T>) -> Result<Option<String>, MatchError> {
     let Some(moves) = in_play.moves else {
         return Ok(None);
     };
+    let position = T::position(&in_play.game);
     let saved = Saved {
         options: in_play.options,
         human: in_play.human,
-        moves,
+        moves: if position.is_some() { Vec::new() } else { moves },
+        position,
     };
     serde_json::to_string(&saved)
         .map(Some)
