@@ -106,15 +106,6 @@ fn broken(what: impl std::fmt::Display) -> ArenaError {
     ArenaError::Internal(what.to_string())
 }
 
-/// +1 when the first player won, -1 when the second did, 0 for a draw.
-fn sign_of_first(first_won: Option<bool>) -> i64 {
-    match first_won {
-        Some(true) => 1,
-        Some(false) => -1,
-        None => 0,
-    }
-}
-
 impl Arena {
     pub fn new(spec: ArenaSpec, pig_tables: Arc<PigTables>, budget: Budget) -> Result<Arena, ArenaError> {
         let game: GameKind = spec.game.parse()?;
@@ -281,7 +272,8 @@ impl Arena {
             return Ok(scores.human - scores.ai);
         }
         match game.result() {
-            Some(Ending::Won(seat)) => Ok(sign_of_first(Some(seat == 0))),
+            Some(Ending::Won(0)) => Ok(1),
+            Some(Ending::Won(_)) => Ok(-1),
             Some(Ending::Draw) => Ok(0),
             None => Err(broken(format!("{}: the game stopped before its end", self.game))),
         }
