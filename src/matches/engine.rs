@@ -425,6 +425,11 @@ impl Log {
         });
     }
 
+    /// The match's ply after the entries so far.
+    pub(crate) fn ply(&self) -> u64 {
+        self.last_ply
+    }
+
     pub(crate) fn human(&mut self, mv: Value) {
         self.push(Actor::Human, Some(mv), None);
     }

@@ -12,8 +12,9 @@
 //! have no bound on their length (Ishitori, Pig) keeps its typed position
 //! instead, so that reading a match back costs the same at any length. The API's `state`
 //! object is only ever written, for clients to read, never parsed back;
-//! except for matches stored before the game's own record was kept, which
-//! are still read from it.
+//! except for matches stored before the game's own record was kept, or
+//! last moved by a replica of that earlier version (the record's ply is
+//! then behind the row's), which are still read from it.
 
 use std::borrow::Cow;
 
@@ -224,6 +225,10 @@ pub(crate) fn check_in_a_row<G: Game>(game: &G, moves: &[G::Move]) -> Result<(),
 struct Saved<O, P, M> {
     options: O,
     human: Seat,
+    /// The match's ply when the record was written. A record behind the
+    /// row's ply was left there by a replica of an earlier version, which
+    /// moves without writing records; it is not read.
+    ply: u64,
     /// Where the moves start from: the game's kept position (see
     /// [`TurnGame::Position`]), or the opening when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -263,11 +268,15 @@ fn offered<G: Game>(game: &G, mv: G::Move) -> bool {
     }
 }
 
-/// The stored record of a match: the options, and the game rebuilt from
-/// its moves (each one checked against the rules).
-fn restore<T: TurnGame>(saved: &str) -> Result<InPlay<T>, MatchError> {
+/// The stored record of a match at `ply`: the options, and the game
+/// rebuilt from its moves (each one checked against the rules). None when
+/// the record is of an earlier ply.
+fn restore<T: TurnGame>(saved: &str, ply: u64) -> Result<Option<InPlay<T>>, MatchError> {
     let saved: Saved<T::Options, T::Position, <T::Game as Game>::Move> =
         serde_json::from_str(saved).map_err(|e| MatchError::Corrupt(format!("saved: {e}")))?;
+    if saved.ply != ply {
+        return Ok(None);
+    }
     let mut game = match saved.position {
         Some(position) => T::at_position(&saved.options, position),
         None => T::opening(&saved.options),
@@ -281,25 +290,29 @@ fn restore<T: TurnGame>(saved: &str) -> Result<InPlay<T>, MatchError> {
         }
         game.play(mv);
     }
-    Ok(InPlay {
+    Ok(Some(InPlay {
         options: saved.options,
         human: saved.human,
         game,
         moves: Some(saved.moves),
-    })
+    }))
 }
 
-/// The record [`restore`] reads back; None for a match that keeps none.
-fn save<T: TurnGame>(in_play: InPlay<T>) -> Result<Option<String>, MatchError> {
-    let Some(moves) = in_play.moves else {
-        return Ok(None);
-    };
+/// The record [`restore`] reads back at `ply`; None for a match read from
+/// its state whose game keeps its moves (they are not known).
+fn save<T: TurnGame>(in_play: InPlay<T>, ply: u64) -> Result<Option<String>, MatchError> {
     let position = T::position(&in_play.game);
+    let moves = match (&position, in_play.moves) {
+        (Some(_), _) => Vec::new(),
+        (None, Some(moves)) => moves,
+        (None, None) => return Ok(None),
+    };
     let saved = Saved {
         options: in_play.options,
         human: in_play.human,
-        moves: if position.is_some() { Vec::new() } else { moves },
+        ply,
         position,
+        moves,
     };
     serde_json::to_string(&saved)
         .map(Some)
@@ -337,7 +350,7 @@ fn answer<T: TurnGame>(
 
 /// What the store and the API get once the person is to move again or
 /// the game is over.
-fn progress<T: TurnGame>(in_play: InPlay<T>) -> Result<Progress, MatchError> {
+fn progress<T: TurnGame>(in_play: InPlay<T>, ply: u64) -> Result<Progress, MatchError> {
     let (game, human) = (&in_play.game, in_play.human);
     let legal_moves = game
         .legal_moves()
@@ -350,7 +363,7 @@ fn progress<T: TurnGame>(in_play: InPlay<T>) -> Result<Progress, MatchError> {
         state,
         legal_moves,
         result,
-        saved: save(in_play)?,
+        saved: save(in_play, ply)?,
     })
 }
 
@@ -374,15 +387,17 @@ pub(crate) fn start<T: TurnGame>(
         moves: Some(Vec::new()),
     };
     answer(&mut in_play, ai, ctx, rng, log)?;
-    Ok((shown_options, progress(in_play)?))
+    Ok((shown_options, progress(in_play, log.ply())?))
 }
 
 /// The stored match of `T` as the game sees it: from its record, or for a
-/// match stored before records were kept, from the options and state the
-/// API shows.
+/// match whose record is missing or behind (stored or last moved by an
+/// earlier version), from the options and state the API shows.
 fn resume<T: TurnGame>(stored: &Match, ctx: &AiContext) -> Result<InPlay<T>, MatchError> {
     if let Some(saved) = &stored.saved {
-        return restore::<T>(saved);
+        if let Some(in_play) = restore::<T>(saved, stored.ply)? {
+            return Ok(in_play);
+        }
     }
     let options =
         T::parse_options(Some(&stored.options), ctx).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
@@ -421,5 +436,5 @@ pub(crate) fn play<T: TurnGame>(
         in_play.play(mv);
     }
     answer(&mut in_play, &stored.ai, ctx, rng, log)?;
-    progress(in_play)
+    progress(in_play, log.ply())
 }
