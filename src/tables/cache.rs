@@ -27,8 +27,7 @@ struct Entry {
 
 pub struct PigTables {
     data_dir: PathBuf,
-    pinned: Vec<PigRules>,
-    /// The pinned tables' slots, also in `entries`: a pinned table is never
+    /// The pinned tables and their slots, also in `entries`: a pinned table is never
     /// evicted, so once it is loaded a request reads it from here without
     /// the lock, the hash or the recency tick.
     pinned_slots: Vec<(PigRules, Slot)>,
@@ -56,8 +55,8 @@ impl PigTables {
     }
 
     pub fn new(data_dir: PathBuf, budget_bytes: usize) -> Self {
-        let pinned = Self::default_rules();
-        let pinned_slots: Vec<(PigRules, Slot)> = pinned.iter().map(|&r| (r, Slot::default())).collect();
+        let pinned_slots: Vec<(PigRules, Slot)> =
+            Self::default_rules().into_iter().map(|r| (r, Slot::default())).collect();
         let entries = pinned_slots
             .iter()
             .map(|(r, slot)| {
@@ -70,7 +69,6 @@ impl PigTables {
             .collect();
         Self {
             data_dir,
-            pinned,
             pinned_slots,
             budget_bytes,
             entries: Mutex::new(entries),
@@ -86,7 +84,11 @@ impl PigTables {
     }
 
     fn is_pinned(&self, rules: &PigRules) -> bool {
-        self.pinned.contains(rules)
+        self.pinned().any(|r| r == rules)
+    }
+
+    fn pinned(&self) -> impl Iterator<Item = &PigRules> {
+        self.pinned_slots.iter().map(|(rules, _)| rules)
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<PigRules, Entry>> {
@@ -208,17 +210,14 @@ impl PigTables {
 
     /// Loads every pinned table; true once all are in memory.
     pub async fn load_defaults(self: &Arc<Self>) -> Result<(), TableWorkerError> {
-        for rules in self.pinned.clone() {
+        for &rules in self.pinned() {
             self.get(rules).await?;
         }
         Ok(())
     }
 
     pub fn defaults_ready(&self) -> bool {
-        let entries = self.lock();
-        self.pinned
-            .iter()
-            .all(|r| entries.get(r).is_some_and(|e| e.slot.initialized()))
+        self.pinned_slots.iter().all(|(_, slot)| slot.initialized())
     }
 
     /// (tables in memory, bytes they take).
