@@ -8,10 +8,12 @@
 use serde::Serialize;
 use serde_json::{json, Value};
 
+use crate::arena::strategy::names;
 use crate::games::connect_four;
 use crate::games::number_square::{MAX_SIZE, MIN_SIZE};
 use crate::games::pig::{MAX_DIE_SIDES, MIN_DIE_SIDES, MIN_GOAL};
 use crate::games::tictactoe::MAX_SIDE;
+use crate::matches::GameKind;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct GameEntry {
@@ -111,7 +113,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                     ..other("variant", "string", json!("standard"), "progressive: a 1 banks exactly 1 point.")
                 },
             ],
-            strategies: vec!["optimal", "hold_at:N", "kper", "random", "level:N"],
+            strategies: names(GameKind::Pig),
         },
         GameEntry {
             id: "tictactoe",
@@ -131,7 +133,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 integer("cols", json!(3), side, "Columns of the board."),
                 integer("k", Value::Null, side, "In a row to win; default the longer side up to 5x5, else 5."),
             ],
-            strategies: vec!["perfect", "random", "level:N"],
+            strategies: names(GameKind::Tictactoe),
         },
         GameEntry {
             id: "ishitori",
@@ -152,7 +154,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 other("take", "array", json!([1, 2, 3]), "The amounts a move may take (distinct positive integers)."),
                 other("misere", "boolean", json!(true), "true: whoever takes the last stone loses."),
             ],
-            strategies: vec!["optimal", "random", "level:N"],
+            strategies: names(GameKind::Ishitori),
         },
         GameEntry {
             id: "number-square",
@@ -171,7 +173,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 integer("size", json!(8), (MIN_SIZE as u64, MAX_SIZE as u64), "Side of the board dealt 1..size^2 shuffled."),
                 other("board", "array", Value::Null, "A given N x N board of integers instead of a dealt one."),
             ],
-            strategies: vec!["best", "lookahead2", "random", "level:N"],
+            strategies: names(GameKind::NumberSquare),
         },
         GameEntry {
             id: "nine-square",
@@ -187,7 +189,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                 review: None,
             },
             options: vec![],
-            strategies: vec!["best", "greedy", "random", "level:N"],
+            strategies: names(GameKind::NineSquare),
         },
         GameEntry {
             id: "connect-four",
@@ -222,7 +224,7 @@ pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
                     "In a line to win, at most the grid's longer side.",
                 ),
             ],
-            strategies: vec!["best", "random", "level:N"],
+            strategies: names(GameKind::ConnectFour),
         },
     ]
 }

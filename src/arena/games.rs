@@ -1,7 +1,8 @@
 //! What the arena needs of a game beyond its match adapter: a run's node
 //! cap, the names its players answer to, and the players that are the
-//! game's own (the seed papers' AIs, Pig's policies). The match AI (`best`, `level:N`) and `random` are the
-//! same for every game and are built by the runner.
+//! game's own (the seed papers' AIs, Pig's policies). The match AI
+//! (`best`, `level:N`) and `random` are the same for every game and are
+//! built by the runner.
 
 use rand::RngCore;
 
@@ -31,8 +32,10 @@ pub(crate) trait ArenaGame: TurnGame {
     const ARENA_NODES: Option<u64> = None;
     /// What `best` is also called in this game (reports use this name).
     const BEST_NAME: &'static str = "best";
-    /// Every name the game's players answer to, as error messages list them.
-    const PLAYER_NAMES: &'static str = "best, random, level:N (1..10)";
+    /// The names of the game's own players, as error messages show them
+    /// (a number's range in parentheses); every game also has `best` (as
+    /// [`ArenaGame::BEST_NAME`]), `random` and `level:N`.
+    const OWN_NAMES: &'static [&'static str] = &[];
 
     /// The game's own player called `name`; None when it has none by that
     /// name (`best`, `level:N` and `random` are every game's).
@@ -53,12 +56,10 @@ pub(crate) trait ArenaGame: TurnGame {
 
 impl ArenaGame for TicTacToeMatch {
     const BEST_NAME: &'static str = "perfect";
-    const PLAYER_NAMES: &'static str = "perfect, random, level:N (1..10)";
 }
 
 impl ArenaGame for IshitoriMatch {
     const BEST_NAME: &'static str = "optimal";
-    const PLAYER_NAMES: &'static str = "optimal, random, level:N (1..10)";
 }
 
 impl ArenaGame for ConnectFourMatch {
@@ -67,7 +68,7 @@ impl ArenaGame for ConnectFourMatch {
 }
 
 impl ArenaGame for NumberSquareMatch {
-    const PLAYER_NAMES: &'static str = "best, lookahead2, random, level:N (1..10)";
+    const OWN_NAMES: &'static [&'static str] = &["lookahead2"];
 
     fn own_strategy(name: &str) -> Option<Strategy> {
         (name == "lookahead2").then_some(Strategy::Lookahead2)
@@ -79,7 +80,7 @@ impl ArenaGame for NumberSquareMatch {
 }
 
 impl ArenaGame for NineSquareMatch {
-    const PLAYER_NAMES: &'static str = "best, greedy, random, level:N (1..10)";
+    const OWN_NAMES: &'static [&'static str] = &["greedy"];
 
     fn own_strategy(name: &str) -> Option<Strategy> {
         (name == "greedy").then_some(Strategy::Greedy)
@@ -94,7 +95,7 @@ impl ArenaGame for NineSquareMatch {
 /// exact table: the same policy the exact evaluation reads.
 impl ArenaGame for PigMatch {
     const BEST_NAME: &'static str = "optimal";
-    const PLAYER_NAMES: &'static str = "optimal, hold_at:N (N >= 1), kper, random, level:N (1..10)";
+    const OWN_NAMES: &'static [&'static str] = &["hold_at:N (N >= 1)", "kper"];
 
     fn own_strategy(name: &str) -> Option<Strategy> {
         match name.split_once(':') {

@@ -41,7 +41,7 @@ pub enum ArenaError {
         seat: &'static str,
         game: &'static str,
         name: String,
-        known: &'static str,
+        known: String,
     },
     #[error("exact: only Pig can be evaluated exactly (game is {0})")]
     ExactNotPig(&'static str),

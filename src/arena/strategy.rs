@@ -30,9 +30,24 @@ pub enum Strategy {
     Random,
 }
 
+/// Every name `game`'s players answer to, as error messages show them: a
+/// name with a number says its range in parentheses.
+fn shown_names(game: GameKind) -> Vec<&'static str> {
+    with_game!(game, T => [&[T::BEST_NAME], T::OWN_NAMES, &["random", "level:N (1..10)"]].concat())
+}
+
 /// The names `game` accepts, as shown in error messages.
-pub fn known_names(game: GameKind) -> &'static str {
-    with_game!(game, T => T::PLAYER_NAMES)
+pub fn known_names(game: GameKind) -> String {
+    shown_names(game).join(", ")
+}
+
+/// The names `game` accepts, as the catalog lists them (`N` stands for a
+/// number).
+pub fn names(game: GameKind) -> Vec<&'static str> {
+    shown_names(game)
+        .into_iter()
+        .map(|name| name.split_once(" (").map_or(name, |(bare, _)| bare))
+        .collect()
 }
 
 /// A strategy's number (`level:N`, `hold_at:N`): digits only, no sign, no

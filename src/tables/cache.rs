@@ -55,8 +55,10 @@ impl PigTables {
     }
 
     pub fn new(data_dir: PathBuf, budget_bytes: usize) -> Self {
-        let pinned_slots: Vec<(PigRules, Slot)> =
-            Self::default_rules().into_iter().map(|r| (r, Slot::default())).collect();
+        let pinned_slots: Vec<(PigRules, Slot)> = Self::default_rules()
+            .into_iter()
+            .map(|r| (r, Slot::default()))
+            .collect();
         let entries = pinned_slots
             .iter()
             .map(|(r, slot)| {
