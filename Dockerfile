@@ -16,10 +16,12 @@ RUN cargo build --release --locked --bin kibitz \
         --out /out/data/pig-progressive-goal100-d6.kpig
 
 FROM debian:bookworm-slim
-# curl is for the HEALTHCHECK only.
+# curl is for the HEALTHCHECK only. stockfish is the chess engine (Debian's
+# package, at /usr/games/stockfish, where kibitz finds it); without it the
+# server still runs and answers chess requests with 503.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates curl \
+    && apt-get install -y --no-install-recommends ca-certificates curl stockfish \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin kibitz
 WORKDIR /app

@@ -8,8 +8,8 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use kibitz::games::ishitori::solve::SubtractionSolver;
 use kibitz::games::ishitori::{Game, TakeSet};
-use kibitz::solve::ishitori::SubtractionSolver;
 use kibitz::solve::limits::SearchLimits;
 
 /// The seed's method: fill the win/loss table from 0 up to n, then pick the

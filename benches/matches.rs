@@ -10,8 +10,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use kibitz::games::ishitori::solve::SolverConfig;
 use kibitz::matches::{AiContext, Match, MatchLimits, NewMatch};
-use kibitz::solve::ishitori::SolverConfig;
 use kibitz::solve::solvers::{MemoSizes, Solvers};
 use kibitz::tables::cache::PigTables;
 use rand::rngs::StdRng;
@@ -25,7 +25,8 @@ fn solvers() -> Solvers {
         MemoSizes {
             positions: 1 << 16,
             ishitori_entries: SolverConfig::DEFAULT_SHORT_CACHE,
-            connect_four_entries: 1 << 16,
+            table_entries: 1 << 16,
+            answers: 0,
         },
     )
 }

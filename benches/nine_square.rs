@@ -6,10 +6,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use kibitz::games::nine_square::solve::{best_placements, EXACT_MAX_EMPTY};
+use kibitz::games::nine_square::strategies::greedy_placements;
 use kibitz::games::nine_square::{Board, Coord, Player, Position};
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::nine_square::{best_placements, EXACT_MAX_EMPTY};
-use kibitz::strategies::nine_square::greedy_placements;
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

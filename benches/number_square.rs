@@ -9,10 +9,10 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use kibitz::games::number_square::solve::NumberSquareSolver;
+use kibitz::games::number_square::strategies::{deal, lookahead2};
 use kibitz::games::number_square::Board;
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::number_square::NumberSquareSolver;
-use kibitz::strategies::number_square::{deal, lookahead2};
 
 /// Plain minimax over the future margin through the public rules: every
 /// line to the end of the game, nothing remembered.

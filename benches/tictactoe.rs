@@ -7,9 +7,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use kibitz::games::tictactoe::solve::TicTacToeSolver;
 use kibitz::games::tictactoe::Position;
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::tictactoe::TicTacToeSolver;
 
 /// The seed's Kotlin `Board`, `BoardEvaluator` and `GameAi`, translated
 /// line by line: 9 cells, 0 empty, scores 100 / -100 / 0.

@@ -6,12 +6,12 @@
 
 use std::time::Duration;
 
-use kibitz::arena::games::Greedy;
 use kibitz::arena::players::{play_out, Chooser, FromFn, Referee};
 use kibitz::arena::summary::wilson;
+use kibitz::games::nine_square::solve::best_placements;
+use kibitz::games::nine_square::Greedy;
 use kibitz::games::nine_square::{Game, NineSquareMove, Player};
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::nine_square::best_placements;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

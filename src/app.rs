@@ -28,6 +28,7 @@ pub enum StartupError {
 
 /// The state and router, before anything is loaded or bound.
 pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
+    let config = config.with_memory_budget();
     std::fs::create_dir_all(&config.data_dir).map_err(|source| StartupError::DataDir {
         path: config.data_dir.display().to_string(),
         source,
@@ -97,10 +98,21 @@ pub async fn spawn(config: Config) -> Result<RunningServer, StartupError> {
     // Before the background work starts, so that it is the first line.
     let base = base_url(addr);
     tracing::info!("kibitz listening on {base} — playground {base}/ — spec {base}/openapi.yaml");
+    let metrics_listener = match state.config.metrics_bind {
+        Some(addr) => {
+            let listener = TcpListener::bind(addr)
+                .await
+                .map_err(|source| StartupError::Bind { addr, source })?;
+            tracing::info!("metrics on {}/metrics", base_url(listener.local_addr().unwrap_or(addr)));
+            Some(listener)
+        }
+        None => None,
+    };
     start_background_work(&state);
     let shutdown = Arc::new(Notify::new());
     let task = tokio::spawn(serve_until_shutdown(
         listener,
+        metrics_listener,
         router,
         state.clone(),
         Arc::clone(&shutdown),
@@ -116,6 +128,7 @@ pub async fn spawn(config: Config) -> Result<RunningServer, StartupError> {
 
 async fn serve_until_shutdown(
     listener: TcpListener,
+    metrics_listener: Option<TcpListener>,
     router: Router,
     state: AppState,
     shutdown: Arc<Notify>,
@@ -132,15 +145,27 @@ async fn serve_until_shutdown(
             drain_started.notify_one();
         }
     };
-    let server = axum::serve(listener, router.into_make_service_with_connect_info::<SocketAddr>())
-        .with_graceful_shutdown(signal);
+    let limits = http::serve::ConnectionLimits::from_config(&state.config);
+    // The metrics port needs no draining: it stops with the main server.
+    let metrics_server = metrics_listener.map(|listener| {
+        tokio::spawn(http::serve::serve(
+            listener,
+            http::metrics_router(state.clone()),
+            limits,
+            std::future::pending(),
+        ))
+    });
+    let server = http::serve::serve(listener, router, limits, signal);
     let outcome = tokio::select! {
-        result = server => result.map_err(StartupError::Serve),
+        () = server => Ok(()),
         _ = async { drain_started.notified().await; tokio::time::sleep(grace).await } => {
             tracing::warn!(grace_secs = grace.as_secs(), "grace period over; closing with requests still in flight");
             Ok(())
         }
     };
+    if let Some(task) = metrics_server {
+        task.abort();
+    }
     state.store.close().await;
     outcome
 }

@@ -8,9 +8,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
 use crate::arena::{Arena, ArenaSpec, Budget, Record, Report};
+use crate::games::connect_four::solve::ConnectFourSolver;
 use crate::games::connect_four::{ConnectFour, Shape};
 use crate::games::pig::{PigRules, Variant};
-use crate::solve::connect_four::ConnectFourSolver;
 use crate::solve::limits::SearchLimits;
 use crate::solve::pig::solve;
 use crate::tables::cache::PigTables;
@@ -35,11 +35,13 @@ pub fn solve_pig(goal: i64, die_sides: i64, variant: &str, out: &Path) -> Result
 /// `kibitz arena`: a series between two named strategies.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ArenaArgs {
-    /// pig, tictactoe, ishitori, number-square, nine-square or connect-four.
+    /// A game's id, as `GET /games` lists them (an unknown one is refused
+    /// with the list).
     #[arg(long)]
     pub game: String,
-    /// A's strategy: optimal, hold_at:N, kper (Pig); perfect (tic-tac-toe); optimal (Ishitori);
-    /// best, lookahead2 (Number Square); best, greedy (Nine Square); best (Connect Four); random and level:N (all).
+    /// A's strategy, one of the game's `strategies` in `GET /games` (an
+    /// unknown one is refused with the game's list); random and level:N for
+    /// every game.
     #[arg(long)]
     pub a: String,
     /// B's strategy (as for --a).

@@ -21,6 +21,8 @@ pub struct Cli {
     pub serve: Config,
 }
 
+// Parsed once at start-up: the size of the serve variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the HTTP service (the default).
@@ -63,6 +65,27 @@ pub struct Config {
     /// sqlite://... or postgres://...; default: SQLite file kibitz.db in the data dir.
     #[arg(long, env = "KIBITZ_DATABASE_URL")]
     pub database_url: Option<String>,
+    /// Connections open at once, at most (lowered to fit under the
+    /// open-file limit). When all are taken, the longest-idle one is closed
+    /// to make room.
+    #[arg(long, env = "KIBITZ_MAX_CONNECTIONS", default_value_t = 10_000)]
+    pub max_connections: usize,
+    /// A request's line and headers must arrive within this many
+    /// milliseconds of the connection being ready for it; a keep-alive
+    /// connection idle this long is closed too.
+    #[arg(long, env = "KIBITZ_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
+    pub header_timeout_ms: u64,
+    /// Largest request line plus headers, in bytes (431 beyond).
+    #[arg(long, env = "KIBITZ_MAX_HEADER_BYTES", default_value_t = 16 * 1024)]
+    pub max_header_bytes: usize,
+    /// Most header fields in one request (431 beyond; hyper's own bound,
+    /// the fastest: any other costs an allocation per request).
+    #[arg(long, env = "KIBITZ_MAX_HEADERS", default_value_t = 100)]
+    pub max_headers: usize,
+    /// Serve GET /metrics on this address instead of the public one (then
+    /// the public port answers 404 there), e.g. 127.0.0.1:9090.
+    #[arg(long, env = "KIBITZ_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "KIBITZ_BODY_LIMIT_BYTES", default_value_t = 64 * 1024)]
     pub body_limit_bytes: usize,
@@ -87,9 +110,19 @@ pub struct Config {
     /// Largest Pig goal served (tables grow as goal^3).
     #[arg(long, env = "KIBITZ_PIG_MAX_GOAL", default_value_t = 200)]
     pub pig_max_goal: u32,
+    /// One memory budget for every cache, in MiB: when set, each cache's
+    /// bound is derived from its share (see README, "Memory") and the
+    /// caches' own settings are ignored. Unset, the caches' own defaults
+    /// come to about 1,400 MiB at their most.
+    #[arg(long, env = "KIBITZ_MEMORY_MIB")]
+    pub memory_mib: Option<usize>,
     /// Memory for Pig tables beyond the two defaults, in MiB.
     #[arg(long, env = "KIBITZ_PIG_CACHE_MIB", default_value_t = 256)]
     pub pig_cache_mib: usize,
+    /// GET /pig/policy answers kept, written out (each up to 1.3 MB at goal
+    /// 200; 0: none).
+    #[arg(long, env = "KIBITZ_PIG_POLICY_CACHE", default_value_t = 16)]
+    pub pig_policy_cache: usize,
     /// Entries in each game's shared search memo.
     #[arg(long, env = "KIBITZ_MEMO_CAPACITY", default_value_t = 2_000_000)]
     pub memo_capacity: usize,
@@ -109,6 +142,13 @@ pub struct Config {
     /// Requests a client may send in a burst beyond the rate (0: one second's worth).
     #[arg(long, env = "KIBITZ_RATE_LIMIT_BURST", default_value_t = 0)]
     pub rate_limit_burst: u32,
+    /// Matches a client may create per hour (0: no quota); beyond it,
+    /// POST /matches answers 429 with Retry-After.
+    #[arg(long, env = "KIBITZ_MATCH_QUOTA_PER_HOUR", default_value_t = 600)]
+    pub match_quota_per_hour: u32,
+    /// Matches a client may create in a burst (0: the hourly quota at once).
+    #[arg(long, env = "KIBITZ_MATCH_QUOTA_BURST", default_value_t = 60)]
+    pub match_quota_burst: u32,
     /// Behind a reverse proxy: take the client address from the last
     /// X-Forwarded-For entry (only when the proxy sets it).
     #[arg(long, env = "KIBITZ_RATE_LIMIT_TRUST_FORWARDED", default_value_t = false)]
@@ -117,6 +157,13 @@ pub struct Config {
     /// the few longer ones have a separate cache of 8).
     #[arg(long, env = "KIBITZ_ISHITORI_CACHE_ENTRIES", default_value_t = 1024)]
     pub ishitori_cache_entries: usize,
+    /// Plies a match may reach: a person's move beyond it is refused (422,
+    /// /problems/match-too-long), so a match's answers and review stay bounded.
+    #[arg(long, env = "KIBITZ_MATCH_MAX_PLIES", default_value_t = 5_000)]
+    pub match_max_plies: u64,
+    /// History entries in one match answer, at most (the rest with `?since=`).
+    #[arg(long, env = "KIBITZ_HISTORY_PAGE", default_value_t = 1_000)]
+    pub history_page: u64,
     /// Finished matches are deleted this many seconds after their last move.
     #[arg(long, env = "KIBITZ_MATCH_RETENTION_SECS", default_value_t = 7 * 24 * 3600)]
     pub match_retention_secs: u64,
@@ -156,6 +203,25 @@ impl Config {
         cli.serve
     }
 
+    /// With `memory_mib` set, every cache's bound from its share of it,
+    /// replacing the caches' own settings (README, "Memory").
+    pub fn with_memory_budget(mut self) -> Self {
+        let Some(mib) = self.memory_mib else {
+            return self;
+        };
+        let bytes = mib.saturating_mul(1 << 20);
+        let share = |percent: usize| bytes.saturating_mul(percent) / 100;
+        self.pig_cache_mib = share(budget::PIG_TABLES) >> 20;
+        // Two games (tic-tac-toe, Number Square) each have a memo this big.
+        self.memo_capacity = share(budget::MEMOS) / 2 / budget::MEMO_ENTRY_BYTES;
+        self.connect_four_table_entries = share(budget::CONNECT_FOUR) / budget::CONNECT_FOUR_ENTRY_BYTES;
+        self.ishitori_cache_entries = share(budget::ISHITORI) / budget::ISHITORI_ENTRY_BYTES;
+        self.tictactoe_answer_cache = share(budget::ANSWERS) / budget::ANSWER_BYTES;
+        self.review_cache = share(budget::REVIEWS) / budget::REVIEW_BYTES;
+        self.pig_policy_cache = share(budget::POLICIES) / budget::POLICY_BYTES;
+        self
+    }
+
     pub fn database_url(&self) -> String {
         self.database_url
             .clone()
@@ -166,4 +232,24 @@ impl Config {
     pub fn search_budget_ms(&self, requested: Option<u64>) -> u64 {
         requested.unwrap_or(self.default_max_ms).min(self.max_ms_cap)
     }
+}
+
+/// How `--memory-mib` is shared out: percent of the budget per cache, and
+/// the most one entry of each takes (estimates for the memos, whose entries
+/// are a key, a value and the hash table's share; bounds for the others).
+pub mod budget {
+    pub const PIG_TABLES: usize = 25;
+    pub const MEMOS: usize = 40;
+    pub const CONNECT_FOUR: usize = 15;
+    pub const ISHITORI: usize = 5;
+    pub const ANSWERS: usize = 5;
+    pub const REVIEWS: usize = 5;
+    pub const POLICIES: usize = 5;
+
+    pub const MEMO_ENTRY_BYTES: usize = 192;
+    pub const CONNECT_FOUR_ENTRY_BYTES: usize = 16;
+    pub const ISHITORI_ENTRY_BYTES: usize = 64 * 1024;
+    pub const ANSWER_BYTES: usize = 8 * 1024;
+    pub const REVIEW_BYTES: usize = 256 * 1024;
+    pub const POLICY_BYTES: usize = 1_400_000;
 }

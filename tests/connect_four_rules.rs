@@ -1,8 +1,8 @@
 //! Connect Four's rules through the `Game` interface: random games keep
 //! the invariants, and the two ways of writing a position agree.
 
+use kibitz::core::game::{Game, GameOutcome, Turn};
 use kibitz::games::connect_four::{ConnectFour, ConnectFourError, Shape};
-use kibitz::games::game::{Game, GameOutcome, Turn};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -7,9 +7,9 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use kibitz::core::game::Game;
+use kibitz::games::connect_four::solve::ConnectFourSolver;
 use kibitz::games::connect_four::{ConnectFour, Shape};
-use kibitz::games::game::Game;
-use kibitz::solve::connect_four::ConnectFourSolver;
 use kibitz::solve::limits::SearchLimits;
 
 #[path = "support/connect_four_brute.rs"]
@@ -137,7 +137,7 @@ fn the_principal_variation_is_legal_and_ends_as_the_score_says() {
             game.play(col);
         }
         let result = game.result().expect("the line reaches the end");
-        use kibitz::games::game::GameOutcome::*;
+        use kibitz::core::game::GameOutcome::*;
         match analysis.score.signum() {
             1 => assert_eq!(result, Won(mover)),
             0 => assert_eq!(result, Draw),

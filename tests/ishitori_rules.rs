@@ -191,7 +191,7 @@ fn random_playouts_keep_the_stone_count_and_end() {
 /// normal play: the last mover wins), over many random games.
 #[test]
 fn the_game_trait_alternates_seats_and_names_the_rules_winner() {
-    use kibitz::games::game::{Game as _, GameOutcome, Turn};
+    use kibitz::core::game::{Game as _, GameOutcome, Turn};
     use kibitz::games::ishitori::Ishitori;
     use rand::seq::SliceRandom;
     use rand::SeedableRng;

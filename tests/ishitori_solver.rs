@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use kibitz::games::ishitori::solve::{Explanation, MoveAnalysis, SolverConfig, SubtractionSolver};
 use kibitz::games::ishitori::{Game, Heaps, IshitoriError, Outcome, TakeSet};
-use kibitz::solve::ishitori::{Explanation, MoveAnalysis, SolverConfig, SubtractionSolver};
 use kibitz::solve::limits::SearchLimits;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};

@@ -401,7 +401,7 @@ fn coordinates_off_the_grid_do_not_exist() {
 /// the seat with more points.
 #[test]
 fn the_game_trait_rolls_then_places_that_many_marks() {
-    use kibitz::games::game::{Game as Rules, GameOutcome, Turn as GameTurn};
+    use kibitz::core::game::{Game as Rules, GameOutcome, Turn as GameTurn};
     use kibitz::games::nine_square::NineSquareMove;
     use rand::{Rng, SeedableRng};
 

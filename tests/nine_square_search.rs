@@ -5,12 +5,12 @@
 use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
-use kibitz::arena::games::Greedy;
 use kibitz::arena::players::{play_out, Chooser, FromFn, Referee, UniformRandom};
+use kibitz::games::nine_square::solve::{best_placements, EXACT_MAX_EMPTY};
+use kibitz::games::nine_square::strategies::{greedy_placements, greedy_value};
+use kibitz::games::nine_square::Greedy;
 use kibitz::games::nine_square::{Board, Coord, Game, NineSquareMove, Player, Position};
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::nine_square::{best_placements, EXACT_MAX_EMPTY};
-use kibitz::strategies::nine_square::{greedy_placements, greedy_value};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -347,7 +347,7 @@ fn random_playouts_on_every_size_agree_with_the_naive_rules() {
 /// seats.
 #[test]
 fn the_game_trait_alternates_seats_and_names_the_higher_scorer() {
-    use kibitz::games::game::{Game as _, GameOutcome, Turn};
+    use kibitz::core::game::{Game as _, GameOutcome, Turn};
     use kibitz::games::number_square::NumberSquare;
 
     let mut rng = StdRng::seed_from_u64(44);

@@ -4,9 +4,9 @@
 
 use std::time::{Duration, Instant};
 
+use kibitz::games::number_square::solve::{Analysis, MoveBound, NumberSquareSolver};
 use kibitz::games::number_square::{Board, Tile};
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::number_square::{Analysis, MoveBound, NumberSquareSolver};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

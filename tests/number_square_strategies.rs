@@ -4,12 +4,12 @@ use std::time::Duration;
 
 use std::cell::RefCell;
 
-use kibitz::arena::games::Lookahead2;
 use kibitz::arena::players::{play_out, Chooser, FromFn, Referee};
+use kibitz::games::number_square::solve::NumberSquareSolver;
+use kibitz::games::number_square::strategies::{deal, lookahead2, lookahead2_scores};
+use kibitz::games::number_square::Lookahead2;
 use kibitz::games::number_square::{Board, GameEnd, NumberSquare, Tile};
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::number_square::NumberSquareSolver;
-use kibitz::strategies::number_square::{deal, lookahead2, lookahead2_scores};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

@@ -14,12 +14,12 @@
 
 use std::time::Duration;
 
-use kibitz::arena::games::Lookahead2;
 use kibitz::arena::players::{play_out, Chooser, FromFn, Referee};
+use kibitz::games::number_square::solve::NumberSquareSolver;
+use kibitz::games::number_square::strategies::deal;
+use kibitz::games::number_square::Lookahead2;
 use kibitz::games::number_square::{Board, NumberSquare};
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::number_square::NumberSquareSolver;
-use kibitz::strategies::number_square::deal;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashSet;
 
-use kibitz::games::game::{Game, GameOutcome, Turn};
+use kibitz::core::game::{Game, GameOutcome, Turn};
 use kibitz::games::tictactoe::{AfterMove, GameResult, Player, Position, TicTacToe, TicTacToeError};
 
 const LINES_3X3: [[usize; 3]; 8] = [

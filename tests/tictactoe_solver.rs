@@ -6,9 +6,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use kibitz::games::tictactoe::solve::{Analysis, Outcome, TicTacToeSolver};
 use kibitz::games::tictactoe::{AfterMove, Player, Position};
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::tictactoe::{Analysis, Outcome, TicTacToeSolver};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -511,6 +511,7 @@ fn self_play_on_medium_boards_finishes_with_legal_moves_and_honest_claims() {
     // Square and rectangular, packed and wide memo keys, crossing from
     // near-stone candidates (over 25 empty cells) to full width.
     let solver = TicTacToeSolver::new(1 << 20);
+    let mut claims_checked = 0;
     for (rows, cols, k) in [(7, 7, 4), (6, 8, 5), (10, 10, 5)] {
         let mut position = Position::new_game(rows, cols, Some(k)).unwrap();
         let mut claimed: Option<(Player, Outcome)> = None;
@@ -534,10 +535,14 @@ fn self_play_on_medium_boards_finishes_with_legal_moves_and_honest_claims() {
                         assert_eq!(end.result(), expected, "{rows}x{cols} k={k}");
                         // Lengths are not checked: a side short of time may
                         // take a longer win or a shorter loss than proved.
+                        claims_checked += 1;
                     }
                     break;
                 }
             }
         }
     }
+    // Every game ends with its last moves proved: each board's claim was
+    // held to what happened.
+    assert_eq!(claims_checked, 3, "a game ended without a proved result to check");
 }

@@ -104,13 +104,10 @@ export const playMove = (id, token, ply, move) =>
 
 // The stateless endpoints, for the analysis.
 export const pigDecision = (body) => request("POST", "/pig/decision", { body });
-export const ishitoriMove = (body) => request("POST", "/ishitori/move", { body });
-export const connectFourMove = (body) => request("POST", "/connect-four/move", { body });
-// The same, reporting the search's progress to `onLine` as it thinks.
-export const connectFourMoveStreamed = (body, onLine) => streamed("/connect-four/move", body, onLine);
-export const tictactoeMoveStreamed = (body, onLine) => streamed("/tictactoe/move", body, onLine);
-export const numberSquareMoveStreamed = (body, onLine) => streamed("/number-square/move", body, onLine);
-export const nineSquareMoveStreamed = (body, onLine) => streamed("/nine-square/move", body, onLine);
+// A game's analysis endpoint (its catalog entry's `endpoints.analysis`)...
+export const analyse = (path, body) => request("POST", path, { body });
+// ...and the same reporting the search's progress to `onLine` as it thinks.
+export const analyseStreamed = (path, body, onLine) => streamed(path, body, onLine);
 
 export const pigPolicy = ({ goal, die_sides, variant }) =>
   request("GET", `/pig/policy?goal=${goal}&die_sides=${die_sides}&variant=${encodeURIComponent(variant)}`);

@@ -4,20 +4,13 @@
 
 import * as api from "./api.js";
 import { h } from "./ui.js";
-import pig from "./pig.js";
-import tictactoe from "./tictactoe.js";
-import ishitori from "./ishitori.js";
-import numberSquare from "./number-square.js";
-import nineSquare from "./nine-square.js";
-import connectFour from "./connect-four.js";
 import { optionFields, readOptions } from "./options.js";
 import { markHistory, reviewPanel } from "./review.js";
 
-// How the page draws each game; which games there are, with their options,
-// comes from the server's catalog (GET /games).
-const GAMES = Object.fromEntries(
-  [tictactoe, connectFour, pig, ishitori, numberSquare, nineSquare].map((g) => [g.id, g]),
-);
+// How the page draws each game, by its id: which games there are, with
+// their options, comes from the server's catalog (GET /games), and each
+// game's drawing is the module named after its id.
+const GAMES = {};
 const catalog = new Map();
 // Only the id and the token are kept: the server has everything else, so a
 // reload (or another tab) shows the match exactly as the server has it.
@@ -70,6 +63,17 @@ function showOptions(gameId) {
 // this page knows how to draw, in the catalog's order.
 async function loadCatalog() {
   const { games } = await api.getGames();
+  await Promise.all(
+    games
+      .filter((g) => g.endpoints.matches)
+      .map(async (g) => {
+        try {
+          GAMES[g.id] = (await import(`./${g.id}.js`)).default;
+        } catch (e) {
+          // A game this server serves without a drawing is left out of the list.
+        }
+      }),
+  );
   const playable = games.filter((g) => g.endpoints.matches && GAMES[g.id]);
   for (const g of playable) catalog.set(g.id, g);
   $("game").replaceChildren(...playable.map((g) => h("option", { value: g.id }, g.name)));

@@ -2,7 +2,7 @@
 // first; a move is {column}, 1-based. Stones drop, so the person picks a
 // column: any cell of it, or the drop button above it.
 
-import { connectFourMoveStreamed } from "./api.js";
+import { analyseStreamed } from "./api.js";
 import { grid as uiGrid, h } from "./ui.js";
 
 function lastAiMove(m) {
@@ -100,7 +100,7 @@ export default {
     const board = m.state.board;
     // While it thinks, the slot above the board says how far it got.
     const slot = document.querySelector(".c4-scores-slot");
-    const answer = await connectFourMoveStreamed({ board, k: m.options.k, max_ms: 800 }, (line) =>
+    const answer = await analyseStreamed("/connect-four/move", { board, k: m.options.k, max_ms: 800 }, (line) =>
       slot?.replaceChildren(
         h("div", { class: "c4-thinking", role: "status" }, `Thinking: depth ${line.depth}, best column ${line.move.column}…`),
       ),

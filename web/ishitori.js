@@ -1,7 +1,7 @@
 // Ishitori (subtraction games): state is {remaining} or {heaps}; a move is
 // {take, heap}.
 
-import { ishitoriMove } from "./api.js";
+import { analyse } from "./api.js";
 import { h } from "./ui.js";
 
 const SHOWN_STONES = 60;
@@ -94,7 +94,7 @@ export default {
     const body = { take: m.options.take, misere: m.options.misere };
     if (m.state.heaps) body.heaps = m.state.heaps_decimal;
     else body.remaining = m.state.remaining_decimal;
-    const a = await ishitoriMove(body);
+    const a = await analyse("/ishitori/move", body);
     const you = a.outcome === "win" ? "you can force a win" : "every move loses against best play";
     const parts = [
       h("h3", {}, "POST /ishitori/move for this position"),

@@ -2,7 +2,7 @@
 // {X, O}}; the server has already rolled the person's die, and a move is
 // {placements: [{row, col}, ...]}, exactly min(dice, empty cells) of them.
 
-import { nineSquareMoveStreamed } from "./api.js";
+import { analyseStreamed } from "./api.js";
 import { die, grid as uiGrid, h } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
@@ -111,7 +111,7 @@ export default {
 
   async analyze(m, { thinking }) {
     const { board, human_plays: you, dice } = m.state;
-    const a = await nineSquareMoveStreamed({ board, player: you, dice, max_ms: 500 }, (line) =>
+    const a = await analyseStreamed("/nine-square/move", { board, player: you, dice, max_ms: 500 }, (line) =>
       thinking(`Thinking: ${line.nodes} positions searched, expected margin ${line.expected_margin.toFixed(1)}…`),
     );
     const suggested = new Set(a.placements.map((p) => `${p.row},${p.col}`));

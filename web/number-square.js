@@ -3,7 +3,7 @@
 // tiles may be taken comes from the match's legal_moves (the server keeps
 // the rules).
 
-import { numberSquareMoveStreamed } from "./api.js";
+import { analyseStreamed } from "./api.js";
 import { grid as uiGrid, h, ownersFromHistory } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
@@ -57,7 +57,7 @@ export default {
 
   async analyze(m, { thinking }) {
     const board = m.state.board;
-    const a = await numberSquareMoveStreamed(
+    const a = await analyseStreamed("/number-square/move", 
       { board, my_score: m.state.scores.human, opponent_score: m.state.scores.ai, max_ms: 800 },
       (line) => thinking(`Thinking: depth ${line.depth}, best ${cellName(line.move.row, line.move.col)}, value ${line.value}…`),
     );

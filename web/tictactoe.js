@@ -1,7 +1,7 @@
 // Tic-tac-toe and m,n,k boards: state.board is row strings over X, O and
 // "."; a move is {row, col}.
 
-import { tictactoeMoveStreamed } from "./api.js";
+import { analyseStreamed } from "./api.js";
 import { grid as uiGrid, h } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
@@ -60,7 +60,7 @@ export default {
 
   async analyze(m, { thinking }) {
     const board = m.state.board;
-    const answer = await tictactoeMoveStreamed({ board, k: m.options.k, max_ms: 800 }, (line) =>
+    const answer = await analyseStreamed("/tictactoe/move", { board, k: m.options.k, max_ms: 800 }, (line) =>
       thinking(`Thinking: depth ${line.depth}, best row ${line.move.row + 1}, column ${line.move.col + 1}…`),
     );
     const byCell = new Map(answer.moves.map((mv) => [`${mv.row},${mv.col}`, mv]));

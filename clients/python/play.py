@@ -38,6 +38,9 @@ from kibitz_client.models import (
     NumberSquareNewMatch,
     NumberSquareNewMatchGame,
     NumberSquareNewMatchOptionsType0,
+    OthelloCreatedMatch,
+    OthelloMatch,
+    OthelloNewMatch,
     PigCreatedMatch,
     PigMatch,
     PigMatchMove,
@@ -59,6 +62,7 @@ ISHITORI = (IshitoriCreatedMatch, IshitoriMatch)
 NUMBER_SQUARE = (NumberSquareCreatedMatch, NumberSquareMatch)
 NINE_SQUARE = (NineSquareCreatedMatch, NineSquareMatch)
 CONNECT_FOUR = (ConnectFourCreatedMatch, ConnectFourMatch)
+OTHELLO = (OthelloCreatedMatch, OthelloMatch)
 # Pig: roll while the turn total is below this, then hold.
 PIG_HOLD_AT = 20
 
@@ -182,6 +186,8 @@ def main() -> int:
         ("connect-four", lambda: play_match(base_url, ConnectFourNewMatch(game=ConnectFourNewMatchGame.CONNECT_FOUR,
                                                                           ai_first=True),
                                             CONNECT_FOUR, {R.LINE, R.BOARD_FULL})),
+        ("othello", lambda: play_match(base_url, OthelloNewMatch.from_dict({"game": "othello", "options": {"size": 4}}),
+                                       OTHELLO, {R.NO_MOVE})),
         ("problems", lambda: problems(base_url)),
     ]
     failed = 0

@@ -58,7 +58,8 @@ function chooseMove(m: Match): Move {
     }
     case "tictactoe":
     case "number-square":
-    case "connect-four": {
+    case "connect-four":
+    case "othello": {
       const first = m.legal_moves?.[0];
       check(first !== undefined, `${m.game} offers a move`);
       return first;
@@ -175,6 +176,7 @@ const games: [string, () => Promise<string>][] = [
   ["number-square", () => playMatch({ game: "number-square", options: { size: 4 } }, ["crossing_path", "all_taken"])],
   ["nine-square", () => playMatch({ game: "nine-square", ai_first: true }, ["board_full"])],
   ["connect-four", () => playMatch({ game: "connect-four" }, ["line", "board_full"])],
+  ["othello", () => playMatch({ game: "othello", options: { size: 4 } }, ["no_move"])],
   ["problems", problems],
   ["big heap", bigHeap],
 ];

@@ -6,17 +6,10 @@
 
 use rand::RngCore;
 
-use crate::games::game::Game;
-use crate::games::nine_square::{Game as NineSquareGame, NineSquareMove};
-use crate::games::number_square::NumberSquare;
+use crate::core::game::Game;
 use crate::games::pig::{PigGame, PigMove, PigRules};
-use crate::matches::players::{
-    nine_square_position, ConnectFourMatch, IshitoriMatch, NineSquareMatch, NumberSquareMatch, PigMatch,
-    TicTacToeMatch, TurnGame,
-};
+use crate::matches::players::{PigMatch, TurnGame};
 use crate::matches::AiContext;
-use crate::strategies::nine_square::greedy_placements;
-use crate::strategies::number_square::lookahead2;
 
 use super::pig::PigPolicy;
 use super::players::Chooser;
@@ -54,43 +47,6 @@ pub(crate) trait ArenaGame: TurnGame {
     }
 }
 
-impl ArenaGame for TicTacToeMatch {
-    const BEST_NAME: &'static str = "perfect";
-}
-
-impl ArenaGame for IshitoriMatch {
-    const BEST_NAME: &'static str = "optimal";
-}
-
-impl ArenaGame for ConnectFourMatch {
-    /// Tens of milliseconds a move; exact from the middle game on.
-    const ARENA_NODES: Option<u64> = Some(300_000);
-}
-
-impl ArenaGame for NumberSquareMatch {
-    const OWN_NAMES: &'static [&'static str] = &["lookahead2"];
-
-    fn own_strategy(name: &str) -> Option<Strategy> {
-        (name == "lookahead2").then_some(Strategy::Lookahead2)
-    }
-
-    fn own_player(strategy: Strategy, _: &Self::Options, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
-        Ok((strategy == Strategy::Lookahead2).then(|| Box::new(Lookahead2) as Player<Self>))
-    }
-}
-
-impl ArenaGame for NineSquareMatch {
-    const OWN_NAMES: &'static [&'static str] = &["greedy"];
-
-    fn own_strategy(name: &str) -> Option<Strategy> {
-        (name == "greedy").then_some(Strategy::Greedy)
-    }
-
-    fn own_player(strategy: Strategy, _: &Self::Options, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
-        Ok((strategy == Strategy::Greedy).then(|| Box::new(Greedy) as Player<Self>))
-    }
-}
-
 /// Every Pig player, `level:N` and `random` included, is a policy over the
 /// exact table: the same policy the exact evaluation reads.
 impl ArenaGame for PigMatch {
@@ -109,35 +65,6 @@ impl ArenaGame for PigMatch {
     fn own_player(strategy: Strategy, rules: &PigRules, ctx: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
         let table = ctx.solvers.pig_tables.get_blocking(*rules);
         Ok(Some(Box::new(PigPolicy::new(strategy, table)?)))
-    }
-}
-
-/// Number Square: the seed paper's two-ply greedy AI.
-pub struct Lookahead2;
-
-impl Chooser<NumberSquare> for Lookahead2 {
-    fn choose(
-        &mut self,
-        game: &NumberSquare,
-        _: &mut dyn RngCore,
-    ) -> Result<Vec<<NumberSquare as Game>::Move>, ArenaError> {
-        let tile = lookahead2(game.board())
-            .ok_or_else(|| ArenaError::Internal("lookahead2 found no tile in play".to_string()))?;
-        Ok(vec![tile])
-    }
-}
-
-/// Nine Square: the seed paper's greedy by line, all of a turn's marks.
-pub struct Greedy;
-
-impl Chooser<NineSquareGame> for Greedy {
-    fn choose(&mut self, game: &NineSquareGame, _: &mut dyn RngCore) -> Result<Vec<NineSquareMove>, ArenaError> {
-        let position = nine_square_position(game)
-            .ok_or_else(|| ArenaError::Internal("greedy asked with no placement due".to_string()))?;
-        Ok(greedy_placements(&position)
-            .into_iter()
-            .map(NineSquareMove::Place)
-            .collect())
     }
 }
 

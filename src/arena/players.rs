@@ -9,7 +9,7 @@
 use rand::seq::SliceRandom;
 use rand::RngCore;
 
-use crate::games::game::{Game, Turn};
+use crate::core::game::{Game, Turn};
 use crate::matches::players::check_in_a_row;
 
 use super::ArenaError;
@@ -124,7 +124,7 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::games::game::GameOutcome;
+    use crate::core::game::GameOutcome;
     use crate::games::number_square::{Board, NumberSquare, Tile};
     use crate::games::pig::{PigGame, PigMove, PigRules, Variant};
 

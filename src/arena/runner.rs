@@ -11,10 +11,10 @@ use rand::rngs::StdRng;
 use rand::{RngCore, SeedableRng};
 use serde_json::Value;
 
-use crate::games::game::{Game, GameOutcome as Ending};
+use crate::core::game::{Game, GameOutcome as Ending};
+use crate::games::ishitori::solve::SolverConfig;
 use crate::matches::players::{self, ai_moves, PigMatch, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
-use crate::solve::ishitori::SolverConfig;
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::tables::cache::PigTables;
@@ -122,7 +122,8 @@ impl Arena {
                 MemoSizes {
                     positions: MEMO_CAPACITY,
                     ishitori_entries: ISHITORI_ENTRIES,
-                    connect_four_entries: MEMO_CAPACITY,
+                    table_entries: MEMO_CAPACITY,
+                    answers: 0,
                 },
             ),
         };

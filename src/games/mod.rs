@@ -1,11 +1,14 @@
-//! The rules of each game: states, moves, validation, outcomes. No search,
-//! no HTTP, no SQL.
+//! One folder per game: its rules, its solver, its endpoint's shapes, its
+//! match adapter, its review and what it serves (see `crate::registry`).
 
+pub mod chess;
 pub mod connect_four;
-pub mod game;
 pub mod ishitori;
 pub mod nine_square;
 pub mod number_square;
+pub mod othello;
 pub mod pig;
-pub mod player;
 pub mod tictactoe;
+
+/// The `Game` trait where the games first found it (it is `crate::core`'s).
+pub use crate::core::game;

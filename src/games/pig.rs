@@ -10,7 +10,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use super::game::{self, GameOutcome, Seat, Turn};
+use crate::core::game::{self, GameOutcome, Seat, Turn};
 
 pub const MIN_DIE_SIDES: u32 = 2;
 pub const MAX_DIE_SIDES: u32 = 12;
@@ -349,8 +349,9 @@ impl game::Game for PigGame {
                     RollOutcome::TurnOver { banked } => self.end_turn(banked),
                 }
             }
-            // Not a legal move: the trait's callers offer only legal ones.
-            _ => {}
+            // Not a legal move: the trait's callers offer only legal ones (a
+            // debug build says so; a release build leaves the game as it was).
+            (turn, mv) => debug_assert!(false, "an illegal move was played: {mv:?} at {turn:?}"),
         }
     }
 
@@ -415,7 +416,7 @@ mod tests {
     /// the rules written here: the same scores, turn totals and winner.
     #[test]
     fn the_game_trait_plays_the_rules() {
-        use crate::games::game::Game as _;
+        use crate::core::game::Game as _;
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(11);
         for variant in [Variant::Standard, Variant::Progressive] {

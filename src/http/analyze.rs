@@ -17,21 +17,11 @@ use futures_util::stream::{FuturesUnordered, StreamExt};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::error::ApiError;
 use super::extract::{parse_object, ApiJson};
-use super::search::SharedDeadline;
 use super::state::AppState;
-use super::{connect_four, ishitori, nine_square, number_square, pig, tictactoe};
-
-/// The games a position may name, as `GET /games` lists them.
-pub const GAMES: [&str; 6] = [
-    "pig",
-    "tictactoe",
-    "ishitori",
-    "number-square",
-    "nine-square",
-    "connect-four",
-];
+use super::{games, pig};
+use crate::core::problem::Problem;
+use crate::solve::run::SharedDeadline;
 
 /// How long past the shared deadline a position may still be working before
 /// it is cut off with the budget's problem. Searches stop at the deadline
@@ -54,16 +44,16 @@ struct Tag {
 pub async fn analyze(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<AnalyzeRequest>,
-) -> Result<Response, ApiError> {
+) -> Result<Response, Problem> {
     let count = request.positions.len();
     let limit = state.config.batch_max_positions;
     if count == 0 {
-        return Err(ApiError::unprocessable(format!(
+        return Err(Problem::unprocessable(format!(
             "positions is empty: send from 1 to {limit} positions, each {{\"game\": ..., and that game's fields}}"
         )));
     }
     if count > limit {
-        return Err(ApiError::unprocessable(format!(
+        return Err(Problem::unprocessable(format!(
             "positions has {count} entries, more than this server's batch_max_positions = {limit} \
              (KIBITZ_BATCH_MAX_POSITIONS); split the batch"
         )));
@@ -75,7 +65,7 @@ pub async fn analyze(
     // no search is given in the same poll, so cheap positions flow through
     // the free slots.
     let in_flight = state.search_pool.concurrency().max(1);
-    let mut results: Vec<Option<Result<Bytes, ApiError>>> = vec![None; count];
+    let mut results: Vec<Option<Result<Bytes, Problem>>> = vec![None; count];
     let mut waiting = request.positions.into_iter().enumerate();
     let mut running = FuturesUnordered::new();
     loop {
@@ -90,7 +80,7 @@ pub async fn analyze(
 }
 
 /// `{"results": [...]}`, each answer's JSON copied as it is.
-fn body(results: Vec<Option<Result<Bytes, ApiError>>>) -> Response {
+fn body(results: Vec<Option<Result<Bytes, Problem>>>) -> Response {
     let size: usize = results
         .iter()
         .map(|r| match r {
@@ -130,7 +120,7 @@ async fn answer_in_time(
     state: &AppState,
     position: Box<RawValue>,
     shared: SharedDeadline,
-) -> (usize, Result<Bytes, ApiError>) {
+) -> (usize, Result<Bytes, Problem>) {
     let cutoff = tokio::time::Instant::from_std(shared.at() + GRACE);
     let answer = tokio::time::timeout_at(cutoff, answer(state, position.get(), shared))
         .await
@@ -139,41 +129,39 @@ async fn answer_in_time(
 }
 
 /// One position's answer, as its game's endpoint would give it.
-async fn answer(state: &AppState, position: &str, shared: SharedDeadline) -> Result<Bytes, ApiError> {
+async fn answer(state: &AppState, position: &str, shared: SharedDeadline) -> Result<Bytes, Problem> {
     let json = position.as_bytes();
     let game = match serde_json::from_slice::<Tag>(json) {
         Ok(Tag { game }) => game,
         Err(_) => {
-            return Err(ApiError::bad_request(
+            return Err(Problem::bad_request(
                 "each position must be a JSON object: {\"game\": ..., and that game's fields}",
             ))
         }
     };
-    let shared = Some(shared);
     match game.as_ref().and_then(|g| g.as_str()) {
         Some("pig") => to_json(pig::decide(state, parse_object(json)?).await),
-        Some("tictactoe") => tictactoe::analyse(state, parse_object(json)?, shared, None).await,
-        Some("ishitori") => to_json(ishitori::analyse(state, parse_object(json)?, shared).await),
-        Some("number-square") => to_json(number_square::analyse(state, parse_object(json)?, shared, None).await),
-        Some("nine-square") => to_json(nine_square::analyse(state, parse_object(json)?, shared, None).await),
-        Some("connect-four") => to_json(connect_four::analyse(state, parse_object(json)?, shared, None).await),
-        _ => Err(unknown_game(game.as_ref())),
+        Some(id) => match games::analyse_position(id, state, json, shared) {
+            Some(answer) => answer.await,
+            None => Err(unknown_game(game.as_ref())),
+        },
+        None => Err(unknown_game(game.as_ref())),
     }
 }
 
-fn to_json<T: Serialize>(response: Result<T, ApiError>) -> Result<Bytes, ApiError> {
+fn to_json<T: Serialize>(response: Result<T, Problem>) -> Result<Bytes, Problem> {
     let response = response?;
     let mut out = Vec::with_capacity(512);
-    serde_json::to_writer(&mut out, &response).map_err(|e| ApiError::internal(&e))?;
+    serde_json::to_writer(&mut out, &response).map_err(|e| Problem::internal(&e))?;
     Ok(Bytes::from(out))
 }
 
-fn unknown_game(game: Option<&serde_json::Value>) -> ApiError {
-    let games = GAMES.join(", ");
+fn unknown_game(game: Option<&serde_json::Value>) -> Problem {
+    let games = crate::registry::ids().join(", ");
     match game {
         None | Some(serde_json::Value::Null) => {
-            ApiError::unprocessable(format!("game is missing: each position names its game, one of {games}"))
+            Problem::unprocessable(format!("game is missing: each position names its game, one of {games}"))
         }
-        Some(other) => ApiError::unprocessable(format!("game must be one of {games} (got {other})")),
+        Some(other) => Problem::unprocessable(format!("game must be one of {games} (got {other})")),
     }
 }

@@ -6,12 +6,12 @@ use axum::Json;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::error::ApiError;
 use super::extract::ApiJson;
-use super::search::{run_search, SearchBudget};
 use super::state::AppState;
 use crate::arena::{Arena, ArenaError, ArenaSpec, Budget, Report};
+use crate::core::problem::Problem;
 use crate::matches::GameKind;
+use crate::solve::run::{run_search, SearchBudget};
 
 #[derive(Deserialize)]
 pub struct ArenaRequest {
@@ -27,34 +27,34 @@ pub struct ArenaRequest {
 }
 
 /// A domain error as the API shows it; `total_ms` is the run's time bound.
-fn arena_error(error: ArenaError, total_ms: u64) -> ApiError {
+fn arena_error(error: ArenaError, total_ms: u64) -> Problem {
     match error {
-        ArenaError::OutOfTime { .. } => ApiError::unprocessable(format!(
+        ArenaError::OutOfTime { .. } => Problem::unprocessable(format!(
             "{error}: this server gives a request's games at most arena_max_total_ms = {total_ms} ms \
              (KIBITZ_ARENA_MAX_TOTAL_MS); ask for fewer games, or run `kibitz arena` for long runs"
         )),
-        e if e.is_client_error() => ApiError::unprocessable(e.to_string()),
-        e => ApiError::internal(&e),
+        e if e.is_client_error() => Problem::unprocessable(e.to_string()),
+        e => Problem::internal(&e),
     }
 }
 
 pub async fn run(
     State(state): State<AppState>,
     ApiJson(request): ApiJson<ArenaRequest>,
-) -> Result<Json<Report>, ApiError> {
+) -> Result<Json<Report>, Problem> {
     let config = &state.config;
     let exact = request.exact.unwrap_or(false);
     let max_games = config.arena_max_games;
     let games = match request.games {
         Some(0) | None if !exact => {
-            return Err(ApiError::unprocessable(format!(
+            return Err(Problem::unprocessable(format!(
                 "games must be an integer from 1 to {max_games} (or 0 with exact: true for Pig)"
             )))
         }
         games => games.unwrap_or(0),
     };
     if games > max_games {
-        return Err(ApiError::unprocessable(format!(
+        return Err(Problem::unprocessable(format!(
             "games is {games}, more than this server's arena_max_games = {max_games} \
              (KIBITZ_ARENA_MAX_GAMES); run `kibitz arena` for long runs"
         )));

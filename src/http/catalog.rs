@@ -5,7 +5,8 @@ use axum::Json;
 use serde::Serialize;
 
 use super::state::AppState;
-use crate::catalog::{catalog, GameEntry};
+use crate::catalog::GameEntry;
+use crate::registry;
 
 #[derive(Serialize)]
 pub struct Catalog {
@@ -14,6 +15,6 @@ pub struct Catalog {
 
 pub async fn games(State(state): State<AppState>) -> Json<Catalog> {
     Json(Catalog {
-        games: catalog(state.config.pig_max_goal),
+        games: registry::catalog(&state.config),
     })
 }

@@ -13,12 +13,12 @@ use http_body_util::{BodyExt, LengthLimitError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use super::error::ApiError;
+use crate::core::problem::Problem;
 
 pub struct ApiJson<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
-    type Rejection = ApiError;
+    type Rejection = Problem;
 
     async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
         parse_object(&json_bytes(req).await?).map(Self)
@@ -27,7 +27,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for ApiJson<T> {
 
 /// A JSON request's body, with the checks and problems every JSON route
 /// shares: the Content-Type, and the body limit.
-pub async fn json_bytes(req: Request) -> Result<Bytes, ApiError> {
+pub async fn json_bytes(req: Request) -> Result<Bytes, Problem> {
     if !declares_json(req.headers()) {
         return Err(json_problem(JsonRejection::MissingJsonContentType(Default::default())));
     }
@@ -36,12 +36,12 @@ pub async fn json_bytes(req: Request) -> Result<Bytes, ApiError> {
     // so it is read as it is, without axum's second limit around it.
     read_body(req.into_body()).await.map_err(|error| {
         if over_the_limit(&error) {
-            ApiError::new(
+            Problem::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "the request body is larger than the server accepts",
             )
         } else {
-            ApiError::bad_request(format!("failed to read the request body: {error}"))
+            Problem::bad_request(format!("failed to read the request body: {error}"))
         }
     })
 }
@@ -78,11 +78,11 @@ fn over_the_limit(error: &axum::Error) -> bool {
 /// Reads a request body (or one position of a batch, which is answered as
 /// if it had been sent alone) into `T`, with the same problem for the same
 /// mistake wherever it is read.
-pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn parse_object<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, Problem> {
     // serde would also read a struct from an array of its fields in
     // order; the contract's bodies are objects, nothing else.
     if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-        return Err(ApiError::bad_request("the body must be a JSON object"));
+        return Err(Problem::bad_request("the body must be a JSON object"));
     }
     // The plain parse first; only a body that fails it goes through
     // axum's (slower, path-tracking) one, for the same error message.
@@ -105,7 +105,7 @@ impl<T: Serialize> IntoResponse for JsonResponse<T> {
         let mut buffer = Vec::with_capacity(512);
         match serde_json::to_writer(&mut buffer, &self.0) {
             Ok(()) => JsonBytes(buffer).into_response(),
-            Err(error) => ApiError::internal(&error).into_response(),
+            Err(error) => Problem::internal(&error).into_response(),
         }
     }
 }
@@ -147,24 +147,24 @@ fn declares_json(headers: &axum::http::HeaderMap) -> bool {
         })
 }
 
-fn json_problem(rejection: JsonRejection) -> ApiError {
+fn json_problem(rejection: JsonRejection) -> Problem {
     match rejection {
-        JsonRejection::MissingJsonContentType(_) => ApiError::new(
+        JsonRejection::MissingJsonContentType(_) => Problem::new(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
             "the request body must be JSON with Content-Type: application/json",
         ),
         JsonRejection::JsonSyntaxError(e) => {
-            ApiError::bad_request(format!("the body is not valid JSON: {}", cause(&e.body_text())))
+            Problem::bad_request(format!("the body is not valid JSON: {}", cause(&e.body_text())))
         }
-        JsonRejection::JsonDataError(e) => ApiError::bad_request(format!(
+        JsonRejection::JsonDataError(e) => Problem::bad_request(format!(
             "the body does not have the expected shape: {}",
             cause(&e.body_text())
         )),
-        JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
+        JsonRejection::BytesRejection(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Problem::new(
             StatusCode::PAYLOAD_TOO_LARGE,
             "the request body is larger than the server accepts",
         ),
-        other => ApiError::new(other.status(), other.body_text()),
+        other => Problem::new(other.status(), other.body_text()),
     }
 }
 
@@ -177,16 +177,16 @@ fn cause(text: &str) -> &str {
 pub struct ApiQuery<T>(pub T);
 
 impl<T: DeserializeOwned, S: Send + Sync> FromRequestParts<S> for ApiQuery<T> {
-    type Rejection = ApiError;
+    type Rejection = Problem;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
         match Query::<T>::from_request_parts(parts, state).await {
             Ok(Query(value)) => Ok(Self(value)),
-            Err(QueryRejection::FailedToDeserializeQueryString(e)) => Err(ApiError::bad_request(format!(
+            Err(QueryRejection::FailedToDeserializeQueryString(e)) => Err(Problem::bad_request(format!(
                 "the query string is not as expected: {}",
                 cause(&e.body_text())
             ))),
-            Err(other) => Err(ApiError::bad_request(other.body_text())),
+            Err(other) => Err(Problem::bad_request(other.body_text())),
         }
     }
 }

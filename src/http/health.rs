@@ -7,8 +7,9 @@ use axum::Json;
 use serde::Serialize;
 use serde_json::json;
 
-use super::error::ApiError;
 use super::state::AppState;
+use crate::core::problem::Problem;
+use crate::store::StoreError;
 use crate::telemetry;
 
 pub const OPENAPI_YAML: &str = include_str!("../../openapi.yaml");
@@ -24,7 +25,7 @@ pub struct Readiness {
     database: &'static str,
 }
 
-pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, ApiError> {
+pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Problem> {
     let mut reasons = Vec::new();
     if state.is_draining() {
         reasons.push("the server is shutting down".to_string());
@@ -33,7 +34,13 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Ap
         reasons.push("the Pig tables are still loading".to_string());
     }
     if let Err(error) = state.store.check().await {
-        reasons.push(format!("{} database: {error}", state.store.backend().as_str()));
+        // The database's own words (hosts, paths, SQL) go to the log only.
+        tracing::warn!(%error, "readiness: the database check failed");
+        let what = match error {
+            StoreError::NotMigrated => "its schema is not in place yet",
+            _ => "it does not answer",
+        };
+        reasons.push(format!("{} database: {what}", state.store.backend().as_str()));
     }
     if reasons.is_empty() {
         Ok(Json(Readiness {
@@ -42,7 +49,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Ap
             database: state.store.backend().as_str(),
         }))
     } else {
-        Err(ApiError::unavailable(format!("not ready: {}", reasons.join("; ")), 1))
+        Err(Problem::unavailable(format!("not ready: {}", reasons.join("; ")), 1))
     }
 }
 
@@ -52,27 +59,14 @@ pub async fn metrics(State(state): State<AppState>) -> Response {
     let (tables, bytes) = state.solvers.pig_tables.memory();
     metrics::gauge!("kibitz_pig_tables").set(tables as f64);
     metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);
-    for (game, memo) in [
-        ("tictactoe", state.solvers.tictactoe.memo_stats()),
-        ("number_square", state.solvers.number_square.memo_stats()),
-    ] {
-        metrics::gauge!("kibitz_memo_entries", "game" => game).set(memo.entries as f64);
-        metrics::gauge!("kibitz_memo_capacity", "game" => game).set(memo.capacity as f64);
-        metrics::gauge!("kibitz_memo_hits", "game" => game).set(memo.hits as f64);
-        metrics::gauge!("kibitz_memo_misses", "game" => game).set(memo.misses as f64);
-    }
-    let answers = state.tictactoe_answers.stats();
-    metrics::gauge!("kibitz_answer_cache_entries", "game" => "tictactoe").set(answers.entries as f64);
-    metrics::gauge!("kibitz_answer_cache_capacity", "game" => "tictactoe").set(answers.capacity as f64);
-    metrics::gauge!("kibitz_answer_cache_hits", "game" => "tictactoe").set(answers.hits as f64);
-    metrics::gauge!("kibitz_answer_cache_misses", "game" => "tictactoe").set(answers.misses as f64);
+    crate::registry::record_metrics(&state);
     match telemetry::prometheus() {
         Some(handle) => (
             [(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")],
             handle.render(),
         )
             .into_response(),
-        None => ApiError::new(
+        None => Problem::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "metrics are not available in this process",
         )

@@ -37,6 +37,11 @@ pub const MAX_TIME: Duration = Duration::from_secs(5);
 pub struct Limit(pub usize);
 
 pub async fn linger(State(Limit(limit)): State<Limit>, request: Request, next: Next) -> Response {
+    // A body in a transfer coding the server would misread is refused
+    // before anything reads it (and not lingered over: it closes).
+    if let Some(refused) = super::transfer_encoding::refusal(request.headers()) {
+        return refused;
+    }
     let declared = content_length(request.headers());
     let may_overflow = match declared {
         Some(length) => length > limit as u64,

@@ -18,9 +18,9 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
-use super::error::ApiError;
 use super::extract::{ApiJson, ApiQuery};
 use super::state::AppState;
+use crate::core::problem::Problem;
 use crate::matches::{
     Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Status,
 };
@@ -55,9 +55,9 @@ fn token_hash(token: &str) -> String {
 }
 
 /// The bearer token of the request; 401 when there is none.
-pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, Problem> {
     let missing = || {
-        ApiError::new(
+        Problem::new(
             StatusCode::UNAUTHORIZED,
             "this match needs its token: send \"Authorization: Bearer <token>\" with the token from POST /matches",
         )
@@ -75,11 +75,11 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Result<&str, ApiError> {
 
 /// 403 unless the token hashes to the stored hash (compared in constant
 /// time, so the comparison leaks nothing about the hash).
-fn authorize(stored: &StoredMatch, token: &str) -> Result<(), ApiError> {
+fn authorize(stored: &StoredMatch, token: &str) -> Result<(), Problem> {
     if token_matches(&stored.token_hash, token) {
         Ok(())
     } else {
-        Err(ApiError::new(
+        Err(Problem::new(
             StatusCode::FORBIDDEN,
             "the token does not belong to this match",
         ))
@@ -93,26 +93,53 @@ pub(crate) fn token_matches(stored_hash: &str, token: &str) -> bool {
 }
 
 /// Loads the match the request names and checks its token.
-pub(crate) async fn load_authorized(state: &AppState, id: &str, headers: &HeaderMap) -> Result<StoredMatch, ApiError> {
-    load_authorized_since(state, id, headers, 0).await
+/// Plies the AI and the dice may add after the person's last move within
+/// the cap (a Pig turn of many rolls): a match's whole history is at most
+/// the cap plus this.
+const REPLY_PLIES: u64 = 1_000;
+
+/// The match with its whole history (for a review), when that history is
+/// within the match length cap: a longer one (kept from before the cap, or
+/// from a larger one) is refused, not read into memory.
+pub(crate) async fn load_authorized(state: &AppState, id: &str, headers: &HeaderMap) -> Result<StoredMatch, Problem> {
+    let most = state.config.match_max_plies.saturating_add(REPLY_PLIES);
+    let stored = load_authorized_page(state, id, headers, 0, most).await?;
+    if stored.game.ply > most {
+        return Err(Problem::unprocessable(format!(
+            "this match has {} plies, more than this server reviews ({most}: match_max_plies, KIBITZ_MATCH_MAX_PLIES, \
+             plus the AI's replies)",
+            stored.game.ply
+        )));
+    }
+    Ok(stored)
 }
 
-/// Loads the match the request names, with its history after ply `since`,
-/// and checks its token.
-async fn load_authorized_since(
+/// Loads the match the request names, with at most `limit` history
+/// entries after ply `since`, and checks its token.
+async fn load_authorized_page(
     state: &AppState,
     id: &str,
     headers: &HeaderMap,
     since: u64,
-) -> Result<StoredMatch, ApiError> {
+    limit: u64,
+) -> Result<StoredMatch, Problem> {
     let token = bearer(headers)?;
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, format!("no match with id {:?}", truncate(id)));
+    let not_found = || Problem::new(StatusCode::NOT_FOUND, format!("no match with id {:?}", truncate(id)));
     if !is_match_id(id) {
         return Err(not_found());
     }
-    let stored = state.store.load_match_since(id, since).await?.ok_or_else(not_found)?;
+    let stored = state
+        .store
+        .load_match_page(id, since, limit)
+        .await?
+        .ok_or_else(not_found)?;
     authorize(&stored, token)?;
     Ok(stored)
+}
+
+/// The most history entries one answer carries.
+fn history_page(state: &AppState) -> u64 {
+    state.config.history_page.max(1)
 }
 
 fn is_match_id(id: &str) -> bool {
@@ -196,7 +223,7 @@ fn match_body<'a>(stored: &'a StoredMatch, token: Option<&'a str>) -> MatchBody<
 
 /// Runs the engine on a blocking thread: an AI move can be a real search.
 /// Dice and the AI's random choices come from an OS-seeded generator.
-async fn with_ai<T, F>(state: &AppState, work: F) -> Result<T, ApiError>
+async fn with_ai<T, F>(state: &AppState, work: F) -> Result<T, Problem>
 where
     T: Send + 'static,
     F: FnOnce(&AiContext, &mut StdRng) -> Result<T, MatchError> + Send + 'static,
@@ -213,11 +240,11 @@ where
         work(&ctx, &mut rng)
     })
     .await
-    .map_err(|e| ApiError::internal(&e))?
-    .map_err(ApiError::from)
+    .map_err(|e| Problem::internal(&e))?
+    .map_err(Problem::from)
 }
 
-pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<NewMatch>) -> Result<Response, ApiError> {
+pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<NewMatch>) -> Result<Response, Problem> {
     let (m, entries) = with_ai(&state, move |ctx, rng| Match::create(&request, ctx, rng)).await?;
     let id = random_hex(ID_BYTES);
     let token = random_hex(TOKEN_BYTES);
@@ -248,8 +275,8 @@ pub async fn get_match(
     Path(id): Path<String>,
     ApiQuery(query): ApiQuery<HistorySince>,
     headers: HeaderMap,
-) -> Result<Response, ApiError> {
-    let stored = load_authorized_since(&state, &id, &headers, query.since).await?;
+) -> Result<Response, Problem> {
+    let stored = load_authorized_page(&state, &id, &headers, query.since, history_page(&state)).await?;
     Ok(Json(match_body(&stored, None)).into_response())
 }
 
@@ -259,11 +286,12 @@ pub async fn play(
     ApiQuery(query): ApiQuery<HistorySince>,
     headers: HeaderMap,
     ApiJson(request): ApiJson<MoveRequest>,
-) -> Result<Response, ApiError> {
-    let mut stored = load_authorized_since(&state, &id, &headers, query.since).await?;
+) -> Result<Response, Problem> {
+    let page = history_page(&state);
+    let mut stored = load_authorized_page(&state, &id, &headers, query.since, page).await?;
     let offered_ply = request.ply;
     let stale = |current: u64| {
-        ApiError::new(
+        Problem::new(
             StatusCode::CONFLICT,
             format!("ply {offered_ply} is not the match's current ply {current}; reload the match and send its ply"),
         )
@@ -271,6 +299,18 @@ pub async fn play(
     };
     if request.ply != stored.game.ply {
         return Err(stale(stored.game.ply));
+    }
+    // Some games never end by themselves (Ishitori taking 1 from 2^64-1):
+    // a match stops growing at the cap, so that its answers and its review
+    // stay bounded.
+    let max_plies = state.config.match_max_plies;
+    if stored.game.status == Status::InProgress && stored.game.ply >= max_plies {
+        return Err(Problem::unprocessable(format!(
+            "this match has reached {} plies, this server's limit (match_max_plies, KIBITZ_MATCH_MAX_PLIES); \
+             start a new match",
+            stored.game.ply
+        ))
+        .with_kind("match-too-long"));
     }
     let before = stored.game.clone();
     let expected_ply = before.ply;
@@ -291,7 +331,10 @@ pub async fn play(
         }
     }
     stored.game = after;
+    // The page loaded ran from `since` to the ply before the move unless it
+    // was full: the new entries continue it, up to the page's size.
     stored.history.extend(events);
+    stored.history.truncate(usize::try_from(page).unwrap_or(usize::MAX));
     stored.updated_at = now;
     Ok(Json(match_body(&stored, None)).into_response())
 }

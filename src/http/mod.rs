@@ -4,34 +4,34 @@ pub mod analyze;
 pub mod arena;
 pub mod catalog;
 mod compress;
-pub mod connect_four;
 pub mod error;
 pub mod extract;
+pub mod games;
 pub mod health;
-pub mod ishitori;
 pub mod linger;
 pub mod matches;
 pub mod metrics;
-pub mod nine_square;
-pub mod number_square;
 pub mod pig;
 pub mod playground;
-pub mod pool;
+
 pub mod problems;
 pub mod rate_limit;
+mod request_id;
 pub mod review;
 mod review_history;
-pub mod search;
+pub mod serve;
 pub mod state;
 pub mod stream;
-pub mod tictactoe;
+mod transfer_encoding;
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::routing::{get, post, MethodRouter};
 use axum::{middleware, Router};
+use tower::util::MapRequestLayer;
 use tower::ServiceBuilder;
 use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
@@ -42,12 +42,13 @@ use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
 use crate::config::Config;
+use crate::core::problem::Problem;
 pub use state::AppState;
 
 /// Every route the server answers, as (method, path, handler). The OpenAPI
 /// test checks this list against openapi.yaml in both directions.
 pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
-    vec![
+    let mut routes = vec![
         (Method::GET, "/healthz", get(health::healthz)),
         (Method::GET, "/readyz", get(health::readyz)),
         (Method::GET, "/metrics", get(health::metrics)),
@@ -55,15 +56,7 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/games", get(catalog::games)),
         (Method::POST, "/pig/decision", post(pig::decision)),
         (Method::GET, "/pig/policy", get(pig::policy)),
-        (Method::POST, "/tictactoe/move", post(tictactoe::best_move)),
-        (Method::POST, "/ishitori/move", post(ishitori::best_move)),
-        (Method::POST, "/number-square/move", post(number_square::best_move)),
-        (Method::POST, "/nine-square/move", post(nine_square::best_move)),
-        (Method::POST, "/connect-four/move", post(connect_four::best_move)),
         (Method::POST, "/analyze", post(analyze::analyze)),
-        (Method::POST, "/tictactoe/review", post(review::tictactoe_review)),
-        (Method::POST, "/connect-four/review", post(review::connect_four_review)),
-        (Method::POST, "/ishitori/review", post(review::ishitori_review)),
         (Method::POST, "/pig/review", post(review::pig_review)),
         (Method::POST, "/arena", post(arena::run)),
         (Method::POST, "/matches", post(matches::create)),
@@ -72,7 +65,9 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/matches/{id}/review", get(review::match_review)),
         (Method::GET, "/", get(playground::index)),
         (Method::GET, "/playground/{file}", get(playground::asset)),
-    ]
+    ];
+    routes.extend(games::routes());
+    routes
 }
 
 /// The methods served at a concrete path (templates such as `{id}` match any
@@ -96,8 +91,23 @@ pub fn allowed_methods(path: &str) -> Vec<String> {
 
 pub fn router(state: AppState) -> Router {
     let config = state.config.clone();
+    let match_quota = rate_limit::RateLimit::match_quota(
+        config.match_quota_per_hour,
+        config.match_quota_burst,
+        config.rate_limit_trust_forwarded,
+    );
     let mut router = Router::new();
-    for (_, path, handler) in routes() {
+    for (method, path, handler) in routes() {
+        // Metrics moved to a port of their own are not on the public one.
+        if path == "/metrics" && config.metrics_bind.is_some() {
+            continue;
+        }
+        let handler = match &match_quota {
+            Some(quota) if method == Method::POST && path == "/matches" => {
+                handler.route_layer(middleware::from_fn_with_state(Arc::clone(quota), rate_limit::limit_all))
+            }
+            _ => handler,
+        };
         router = router.route(path, handler);
     }
     let mut router = router
@@ -115,10 +125,13 @@ pub fn router(state: AppState) -> Router {
         ServiceBuilder::new()
             // Outermost, so that neither the timeout nor the request's span
             // covers reading the unread rest of an oversized body.
+            // It also refuses, unread, a body in a transfer coding hyper
+            // would misread.
             .layer(middleware::from_fn_with_state(
                 linger::Limit(config.body_limit_bytes),
                 linger::linger,
             ))
+            .layer(MapRequestLayer::new(request_id::keep_valid))
             .layer(SetRequestIdLayer::x_request_id(MakeRequestUuid))
             .layer(
                 TraceLayer::new_for_http()
@@ -149,6 +162,15 @@ pub fn router(state: AppState) -> Router {
     )
 }
 
+/// The router of the metrics port (`--metrics-bind`): GET /metrics only.
+pub fn metrics_router(state: AppState) -> Router {
+    Router::new()
+        .route("/metrics", get(health::metrics))
+        .route_layer(middleware::from_fn(metrics::record))
+        .fallback(not_found)
+        .with_state(state)
+}
+
 fn cors(config: &Config) -> CorsLayer {
     let layer = CorsLayer::new()
         .allow_methods([Method::GET, Method::POST])
@@ -169,8 +191,8 @@ fn cors(config: &Config) -> CorsLayer {
     }
 }
 
-async fn not_found(uri: axum::http::Uri) -> error::ApiError {
+async fn not_found(uri: axum::http::Uri) -> Problem {
     ::metrics::counter!("kibitz_http_requests_total", "method" => "any", "route" => "unmatched", "status" => "404")
         .increment(1);
-    error::ApiError::new(StatusCode::NOT_FOUND, format!("no resource at {}", uri.path()))
+    Problem::new(StatusCode::NOT_FOUND, format!("no resource at {}", uri.path()))
 }

@@ -1,14 +1,19 @@
 //! POST /pig/decision and GET /pig/policy.
 
+use std::sync::Arc;
+
+use axum::body::Bytes;
 use axum::extract::{Request, State};
-use axum::Json;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 
-use super::error::ApiError;
 use super::extract::{json_bytes, parse_object, ApiQuery, JsonBytes};
 use super::state::AppState;
+use crate::core::problem::Problem;
 use crate::games::pig::{Action, PigRules, PigState, Variant};
-use crate::solve::pig::ActionRange;
+use crate::solve::memo::BoundedMemo;
+use crate::solve::pig::{ActionRange, PigTable};
 
 fn default_goal() -> i64 {
     100
@@ -31,14 +36,14 @@ pub struct RulesParams {
 }
 
 impl RulesParams {
-    fn validate(&self, state: &AppState) -> Result<PigRules, ApiError> {
+    fn validate(&self, state: &AppState) -> Result<PigRules, Problem> {
         rules(self.goal, self.die_sides, &self.variant, state)
     }
 }
 
 /// The variant is read before the numbers, so a request wrong in both is
 /// told about the variant.
-fn rules(goal: i64, die_sides: i64, variant: &str, state: &AppState) -> Result<PigRules, ApiError> {
+fn rules(goal: i64, die_sides: i64, variant: &str, state: &AppState) -> Result<PigRules, Problem> {
     let variant: Variant = variant.parse()?;
     Ok(PigRules::new(goal, die_sides, variant, state.config.pig_max_goal)?)
 }
@@ -60,7 +65,7 @@ impl DecisionRequest {
     /// is read by [`plain`] (serde_json's generic path costs the route more
     /// than its own answer does); anything else, errors included, goes
     /// through [`parse_object`], so every answer and message stays serde's.
-    pub fn from_json(bytes: &[u8]) -> Result<Self, ApiError> {
+    pub fn from_json(bytes: &[u8]) -> Result<Self, Problem> {
         match plain::decision(bytes) {
             Some(request) => Ok(request),
             None => parse_object(bytes),
@@ -234,7 +239,7 @@ pub struct DecisionResponse {
     variant: &'static str,
 }
 
-pub async fn decision(State(state): State<AppState>, request: Request) -> Result<JsonBytes, ApiError> {
+pub async fn decision(State(state): State<AppState>, request: Request) -> Result<JsonBytes, Problem> {
     // What `ApiJson` does, with the body read by `DecisionRequest::from_json`.
     let request = DecisionRequest::from_json(&json_bytes(request).await?)?;
     let answer = decide(&state, request).await?;
@@ -312,7 +317,7 @@ fn probability(buffer: &mut ryu::Buffer, value: f64) -> &[u8] {
 }
 
 /// The answer to a decision request, for the route and for a batch.
-pub async fn decide(state: &AppState, request: DecisionRequest) -> Result<DecisionResponse, ApiError> {
+pub async fn decide(state: &AppState, request: DecisionRequest) -> Result<DecisionResponse, Problem> {
     // The default variant borrowed, not a `String` made per request.
     let rules = rules(
         request.goal.unwrap_or_else(default_goal),
@@ -327,7 +332,7 @@ pub async fn decide(state: &AppState, request: DecisionRequest) -> Result<Decisi
     let table = match state.solvers.pig_tables.loaded_pinned(&rules) {
         Some(table) => table,
         None => {
-            fetched = state.solvers.pig_tables.get(rules).await?;
+            fetched = table(state, rules).await?;
             &fetched
         }
     };
@@ -376,26 +381,77 @@ fn cell(ranges: &[ActionRange]) -> PolicyCell {
     }
 }
 
+/// The table for `rules`: from memory when it is there; otherwise solved
+/// under the search pool's admission, like any search (a bounded wait for a
+/// worker, then 503 with Retry-After), so that a flood of distinct rules
+/// queues at the door for a bounded time instead of behind the table
+/// solver until the request timeout.
+async fn table(state: &AppState, rules: PigRules) -> Result<Arc<PigTable>, Problem> {
+    if let Some(table) = state.solvers.pig_tables.cached(&rules) {
+        return Ok(table);
+    }
+    let _permit = state.search_pool.enter().await?;
+    Ok(state.solvers.pig_tables.get(rules).await?)
+}
+
+/// Policies already written out, by rules: one is up to 1.3 MB of JSON
+/// (goal 200) and ~50 ms of CPU to write.
+pub struct PolicyCache {
+    /// None when the configured capacity is 0.
+    bodies: Option<BoundedMemo<PigRules, Bytes>>,
+}
+
+impl PolicyCache {
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            bodies: (capacity > 0).then(|| BoundedMemo::new(capacity.max(2))),
+        }
+    }
+
+    fn get(&self, rules: &PigRules) -> Option<Bytes> {
+        self.bodies.as_ref()?.get(rules)
+    }
+
+    fn offer(&self, rules: PigRules, body: &Bytes) {
+        if let Some(bodies) = &self.bodies {
+            bodies.insert(rules, body.clone());
+        }
+    }
+}
+
 pub async fn policy(
     State(state): State<AppState>,
     ApiQuery(params): ApiQuery<RulesParams>,
-) -> Result<Json<PolicyResponse>, ApiError> {
+) -> Result<Response, Problem> {
     let rules = params.validate(&state)?;
+    if let Some(body) = state.pig_policies.get(&rules) {
+        return Ok(json_body(body));
+    }
+    // Solving the table (if needed) and writing the policy out both run
+    // under one search permit, off the async threads.
+    let _permit = state.search_pool.enter().await?;
     let table = state.solvers.pig_tables.get(rules).await?;
-    let policy = tokio::task::spawn_blocking(move || {
+    let body = tokio::task::spawn_blocking(move || {
         let goal = table.rules().goal();
-        (0..goal)
-            .map(|i| (0..goal).map(|j| cell(&table.policy_ranges(i, j))).collect())
-            .collect()
+        let response = PolicyResponse {
+            goal,
+            die_sides: rules.die_sides(),
+            variant: rules.variant().as_str(),
+            policy: (0..goal)
+                .map(|i| (0..goal).map(|j| cell(&table.policy_ranges(i, j))).collect())
+                .collect(),
+        };
+        serde_json::to_vec(&response).map(Bytes::from)
     })
     .await
-    .map_err(|e| ApiError::internal(&e))?;
-    Ok(Json(PolicyResponse {
-        goal: rules.goal(),
-        die_sides: rules.die_sides(),
-        variant: rules.variant().as_str(),
-        policy,
-    }))
+    .map_err(|e| Problem::internal(&e))?
+    .map_err(|e| Problem::internal(&e))?;
+    state.pig_policies.offer(rules, &body);
+    Ok(json_body(body))
+}
+
+fn json_body(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@ use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
-use super::error::ApiError;
+use crate::core::problem::Problem;
+use crate::registry;
 
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
@@ -17,21 +18,19 @@ const JS: &str = "text/javascript; charset=utf-8";
 /// The page itself, served at `/` (its modules are under /playground/).
 const INDEX: &str = include_str!("../../web/index.html");
 
-/// Every file the page loads, by the name it has under /playground/.
+/// Every file the page loads but the games' drawings (which the registry
+/// has, each as `{id}.js`), by the name it has under /playground/.
 pub const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", CSS, include_str!("../../web/style.css")),
     ("app.js", JS, include_str!("../../web/app.js")),
     ("api.js", JS, include_str!("../../web/api.js")),
     ("ui.js", JS, include_str!("../../web/ui.js")),
-    ("pig.js", JS, include_str!("../../web/pig.js")),
-    ("tictactoe.js", JS, include_str!("../../web/tictactoe.js")),
-    ("ishitori.js", JS, include_str!("../../web/ishitori.js")),
-    ("number-square.js", JS, include_str!("../../web/number-square.js")),
-    ("nine-square.js", JS, include_str!("../../web/nine-square.js")),
-    ("connect-four.js", JS, include_str!("../../web/connect-four.js")),
     ("options.js", JS, include_str!("../../web/options.js")),
     ("review.js", JS, include_str!("../../web/review.js")),
 ];
+
+/// The drawings of the games not yet in the registry, by file name.
+const LEGACY_DRAWINGS: &[(&str, &str)] = &[("pig.js", include_str!("../../web/pig.js"))];
 
 /// Everything the page needs comes from this server; a stray reference to a
 /// CDN or an external font fails loudly in the browser instead of quietly
@@ -43,10 +42,21 @@ pub async fn index(headers: HeaderMap) -> Response {
     serve(&headers, HTML, INDEX)
 }
 
-pub async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Result<Response, ApiError> {
-    let (_, content_type, body) = ASSETS.iter().find(|(name, _, _)| *name == file).ok_or_else(|| {
+pub async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Result<Response, Problem> {
+    let shared = ASSETS
+        .iter()
+        .find(|(name, _, _)| *name == file)
+        .map(|(_, content_type, body)| (*content_type, *body));
+    let drawing = || {
+        let legacy = LEGACY_DRAWINGS
+            .iter()
+            .find(|(name, _)| *name == file)
+            .map(|(_, body)| *body);
+        legacy.or_else(|| registry::drawing(&file)).map(|body| (JS, body))
+    };
+    let (content_type, body) = shared.or_else(drawing).ok_or_else(|| {
         let shown: String = file.chars().take(60).collect();
-        ApiError::new(StatusCode::NOT_FOUND, format!("the playground has no file {shown:?}"))
+        Problem::new(StatusCode::NOT_FOUND, format!("the playground has no file {shown:?}"))
     })?;
     Ok(serve(&headers, content_type, body))
 }

@@ -7,7 +7,7 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use super::error::{ApiError, PROBLEM_JSON};
+use crate::core::problem::{Problem, PROBLEM_JSON};
 
 pub async fn problem_for_plain_errors(request: Request, next: Next) -> Response {
     let method = request.method().clone();
@@ -36,7 +36,7 @@ pub async fn problem_for_plain_errors(request: Request, next: Next) -> Response 
         other => other.canonical_reason().unwrap_or("error").to_string(),
     };
     let (mut parts, _) = response.into_parts();
-    let problem = ApiError::new(status, detail).into_response();
+    let problem = Problem::new(status, detail).into_response();
     parts.headers.remove(header::CONTENT_LENGTH);
     parts
         .headers

@@ -1,7 +1,9 @@
-//! Optional per-client rate limit (off by default): a token bucket per
-//! client address (GCRA, from the governor crate), answering 429 with
-//! Retry-After. Health and metrics endpoints are never limited, so probes
-//! keep working under a flood.
+//! Per-client limits: a token bucket per client address (GCRA, from the
+//! governor crate), answering 429 with Retry-After. The request rate limit
+//! is optional (off by default); health and metrics endpoints are never
+//! limited by it, so probes keep working under a flood. The quota on match
+//! creation is on by default: every match is kept for up to 30 days, so
+//! without it one client could fill the disk.
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::num::NonZeroU32;
@@ -15,7 +17,7 @@ use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use super::error::ApiError;
+use crate::core::problem::Problem;
 
 /// Forget idle clients every this many requests, so the table of buckets
 /// stays as small as the set of recently active clients.
@@ -26,6 +28,8 @@ pub struct RateLimit {
     clock: DefaultClock,
     trust_forwarded: bool,
     seen: AtomicU64,
+    /// The 429's detail: what the client did too often.
+    detail: &'static str,
 }
 
 impl RateLimit {
@@ -33,12 +37,33 @@ impl RateLimit {
     pub fn new(per_sec: u32, burst: u32, trust_forwarded: bool) -> Option<Arc<Self>> {
         let per_sec = NonZeroU32::new(per_sec)?;
         let burst = NonZeroU32::new(burst).unwrap_or(per_sec);
-        Some(Arc::new(Self {
-            limiter: RateLimiter::keyed(Quota::per_second(per_sec).allow_burst(burst)),
+        Some(Self::with_quota(
+            Quota::per_second(per_sec).allow_burst(burst),
+            trust_forwarded,
+            "too many requests from this client; slow down and retry after the time given",
+        ))
+    }
+
+    /// The quota on match creation: `per_hour` per client, `burst` at once
+    /// (0: `per_hour`); None when `per_hour` is 0 (no quota).
+    pub fn match_quota(per_hour: u32, burst: u32, trust_forwarded: bool) -> Option<Arc<Self>> {
+        let per_hour = NonZeroU32::new(per_hour)?;
+        let burst = NonZeroU32::new(burst).unwrap_or(per_hour);
+        Some(Self::with_quota(
+            Quota::per_hour(per_hour).allow_burst(burst),
+            trust_forwarded,
+            "this client has created too many matches lately; finish or reuse one, or retry after the time given",
+        ))
+    }
+
+    fn with_quota(quota: Quota, trust_forwarded: bool, detail: &'static str) -> Arc<Self> {
+        Arc::new(Self {
+            limiter: RateLimiter::keyed(quota),
             clock: DefaultClock::default(),
             trust_forwarded,
             seen: AtomicU64::new(0),
-        }))
+            detail,
+        })
     }
 
     /// The client: the peer address, or behind a trusted proxy the address
@@ -80,16 +105,18 @@ pub async fn limit(State(limit): State<Arc<RateLimit>>, request: Request, next: 
     if is_exempt(request.uri().path()) {
         return next.run(request).await;
     }
+    limit_all(State(limit), request, next).await
+}
+
+/// The same for every request it sees (a route's own quota).
+pub async fn limit_all(State(limit): State<Arc<RateLimit>>, request: Request, next: Next) -> Response {
     match limit.check(limit.client(&request)) {
         Ok(()) => next.run(request).await,
         Err(retry_after_secs) => {
             metrics::counter!("kibitz_rate_limited_total").increment(1);
-            ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                "too many requests from this client; slow down and retry after the time given",
-            )
-            .with_retry_after(retry_after_secs)
-            .into_response()
+            Problem::new(StatusCode::TOO_MANY_REQUESTS, limit.detail)
+                .with_retry_after(retry_after_secs)
+                .into_response()
         }
     }
 }

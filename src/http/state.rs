@@ -4,14 +4,15 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::pool::SearchPool;
 use crate::config::Config;
+use crate::serve::Services;
+use crate::solve::pool::SearchPool;
 use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::store::Store;
 use crate::tables::cache::PigTables;
 
+use super::pig::PolicyCache;
 use super::review::ReviewCache;
-use super::tictactoe::AnswerCache;
 
 /// Handlers extract this once per request: one reference count to bump,
 /// however many parts the state has (a struct of Arcs cost ~11% of a
@@ -19,14 +20,14 @@ use super::tictactoe::AnswerCache;
 #[derive(Clone)]
 pub struct AppState(Arc<Shared>);
 
-/// Everything the handlers share; reached through [`AppState`].
+/// Everything the handlers share; reached through [`AppState`]. What the
+/// games' own endpoints may reach ([`Services`]: the settings, the search
+/// pool, the solvers) is reached through it too.
 pub struct Shared {
-    pub config: Arc<Config>,
+    pub services: Services,
     pub store: Store,
-    pub solvers: Solvers,
-    pub search_pool: Arc<SearchPool>,
-    pub tictactoe_answers: Arc<AnswerCache>,
     pub review_cache: Arc<ReviewCache>,
+    pub pig_policies: Arc<PolicyCache>,
     draining: AtomicBool,
 }
 
@@ -38,6 +39,14 @@ impl std::ops::Deref for AppState {
     }
 }
 
+impl std::ops::Deref for Shared {
+    type Target = Services;
+
+    fn deref(&self) -> &Services {
+        &self.services
+    }
+}
+
 impl AppState {
     pub fn new(config: Config, pig_tables: Arc<PigTables>, store: Store) -> Self {
         let solvers = Solvers::new(
@@ -45,22 +54,25 @@ impl AppState {
             MemoSizes {
                 positions: config.memo_capacity,
                 ishitori_entries: config.ishitori_cache_entries,
-                connect_four_entries: config.connect_four_table_entries,
+                table_entries: config.connect_four_table_entries,
+                answers: config.tictactoe_answer_cache,
             },
         );
         let search_pool = Arc::new(SearchPool::new(
             config.search_concurrency,
             Duration::from_millis(config.search_queue_ms),
         ));
-        let tictactoe_answers = Arc::new(AnswerCache::new(config.tictactoe_answer_cache));
         let review_cache = Arc::new(ReviewCache::new(config.review_cache));
+        let pig_policies = Arc::new(PolicyCache::new(config.pig_policy_cache));
         Self(Arc::new(Shared {
-            config: Arc::new(config),
+            services: Services {
+                config: Arc::new(config),
+                search_pool,
+                solvers,
+            },
             store,
-            solvers,
-            search_pool,
-            tictactoe_answers,
             review_cache,
+            pig_policies,
             draining: AtomicBool::new(false),
         }))
     }

@@ -5,7 +5,7 @@
 //! when the channel is full: a slow reader costs lines, never memory, and
 //! never holds the search up. The body stream owns the search's future, so
 //! a client that goes away drops it, and with it the guard that cancels the
-//! search (see [`super::search`]).
+//! search (see [`crate::solve::run`]).
 //!
 //! The response starts once there is something to send: the first report,
 //! or the whole answer. An error before that (bad input, every search worker
@@ -20,12 +20,10 @@ use futures_util::StreamExt;
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use super::error::ApiError;
+use crate::core::problem::Problem;
+use crate::solve::lines::{line, Lines, LINES_BUFFERED};
 
 pub const NDJSON: &str = "application/x-ndjson";
-
-/// Reports waiting to be written; later ones are dropped while it is full.
-const LINES_BUFFERED: usize = 4;
 
 /// True when the request's Accept header names NDJSON.
 pub fn wants_ndjson(headers: &HeaderMap) -> bool {
@@ -40,43 +38,6 @@ pub fn wants_ndjson(headers: &HeaderMap) -> bool {
                 .next()
                 .is_some_and(|media| media.trim().eq_ignore_ascii_case(NDJSON))
         })
-}
-
-/// Where a search's intermediate answers go. Cheap to clone.
-#[derive(Clone)]
-pub struct Lines {
-    tx: mpsc::Sender<Bytes>,
-}
-
-impl Lines {
-    /// Queues `body` (a response, serialised as a JSON object) as a line
-    /// with `"final": false`; drops it if the reader is behind.
-    pub fn send<T: Serialize>(&self, body: &T) {
-        let Some(line) = serde_json::to_vec(body).ok().and_then(|json| line(json, false)) else {
-            return;
-        };
-        if self.tx.try_send(line).is_err() {
-            metrics::counter!("kibitz_stream_lines_dropped_total").increment(1);
-        }
-    }
-}
-
-/// A serialised JSON object as one NDJSON line with its `final` field.
-/// None if `json` is not an object.
-fn line(mut json: Vec<u8>, last: bool) -> Option<Bytes> {
-    if json.first() != Some(&b'{') || json.last() != Some(&b'}') {
-        return None;
-    }
-    json.pop();
-    if json.len() > 1 {
-        json.push(b',');
-    }
-    json.extend_from_slice(if last {
-        b"\"final\":true}\n"
-    } else {
-        b"\"final\":false}\n"
-    });
-    Some(Bytes::from(json))
 }
 
 /// The search's state inside the body stream.
@@ -94,11 +55,11 @@ enum Progress<F> {
 pub async fn respond<S, F>(search: S) -> Response
 where
     S: FnOnce(Lines) -> F,
-    F: Future<Output = Result<Bytes, ApiError>> + Send + 'static,
+    F: Future<Output = Result<Bytes, Problem>> + Send + 'static,
 {
     let (tx, reports) = mpsc::channel(LINES_BUFFERED);
     let state = Progress::Running {
-        search: Box::pin(search(Lines { tx })),
+        search: Box::pin(search(Lines::new(tx))),
         reports,
     };
     let mut lines = Box::pin(futures_util::stream::unfold(state, |state| async move {
@@ -116,7 +77,7 @@ where
             Some(report) = reports.recv() => Some((Ok(report), Progress::Running { search, reports })),
             answer = &mut search => {
                 let last = answer.and_then(|body| {
-                    line(body.to_vec(), true).ok_or_else(|| ApiError::internal(&"a search answer is not a JSON object"))
+                    line(body.to_vec(), true).ok_or_else(|| Problem::internal(&"a search answer is not a JSON object"))
                 });
                 Some((last, Progress::Done))
             }
@@ -134,18 +95,39 @@ where
             ([(header::CONTENT_TYPE, NDJSON)], body).into_response()
         }
         Some(Err(e)) => e.into_response(),
-        None => ApiError::internal(&"a search ended without an answer").into_response(),
+        None => Problem::internal(&"a search ended without an answer").into_response(),
     }
+}
+
+/// The same for an answer that makes its own body (`body_of`).
+pub async fn plain_or_lines_with<T: Send + 'static, S, F>(
+    headers: &HeaderMap,
+    search: S,
+    body_of: fn(T) -> Result<Bytes, Problem>,
+) -> Result<Response, Problem>
+where
+    S: FnOnce(Option<Lines>) -> F,
+    F: Future<Output = Result<T, Problem>> + Send + 'static,
+{
+    if wants_ndjson(headers) {
+        let answer = |lines| {
+            let search = search(Some(lines));
+            async move { body_of(search.await?) }
+        };
+        return Ok(respond(answer).await);
+    }
+    let body = body_of(search(None).await?)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 /// A search endpoint's answer: NDJSON lines when the request asks for them
 /// (`search` then reports to the [`Lines`] it is given), else the plain
 /// JSON of `search(None)`.
-pub async fn plain_or_lines<T, S, F>(headers: &HeaderMap, search: S) -> Result<Response, ApiError>
+pub async fn plain_or_lines<T, S, F>(headers: &HeaderMap, search: S) -> Result<Response, Problem>
 where
     T: Serialize,
     S: FnOnce(Option<Lines>) -> F,
-    F: Future<Output = Result<T, ApiError>> + Send + 'static,
+    F: Future<Output = Result<T, Problem>> + Send + 'static,
 {
     if wants_ndjson(headers) {
         let answer = |lines| {
@@ -158,25 +140,15 @@ where
 }
 
 /// A response as a finished JSON body.
-pub fn to_body<T: Serialize>(response: &T) -> Result<Bytes, ApiError> {
+pub fn to_body<T: Serialize>(response: &T) -> Result<Bytes, Problem> {
     serde_json::to_vec(response)
         .map(Bytes::from)
-        .map_err(|e| ApiError::internal(&e))
+        .map_err(|e| Problem::internal(&e))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn lines_carry_final() {
-        assert_eq!(
-            line(b"{\"a\":1}".to_vec(), false).unwrap(),
-            &b"{\"a\":1,\"final\":false}\n"[..]
-        );
-        assert_eq!(line(b"{}".to_vec(), true).unwrap(), &b"{\"final\":true}\n"[..]);
-        assert!(line(b"[1]".to_vec(), true).is_none());
-    }
 
     #[test]
     fn accept_header_is_read_as_a_list() {

@@ -26,6 +26,7 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::registry::{with_game, GameKind};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::Solvers;
 
@@ -33,14 +34,15 @@ use super::json::{field_error, Obj};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
 use super::turns::{self, TurnGame};
 
-/// The games that can be played as matches: each one's `GameKind`, its
-/// name in the API and its match adapter (a `turns::TurnGame`). The one
-/// list a new game joins; it makes [`GameKind`] and `with_game!`. (`$d` is
-/// a `$`, passed in so that the macro it writes can have variables.)
-macro_rules! match_games {
-    ($d:tt $($kind:ident = $name:literal => $adapter:ident),* $(,)?) => {
+/// Writes, from the registry's one list of games (see `crate::registry`),
+/// [`GameKind`] and `with_game!`: each game's `GameKind`, its name in the
+/// API and its match adapter (a `turns::TurnGame`), and the served games'
+/// visit. (`$d` is a `$`, passed in so that the macro it writes can have
+/// variables.)
+macro_rules! games {
+    ($d:tt $($kind:ident = $name:literal => $adapter:ty $(, served $served:ty)?;)*) => {
         /// The games that can be played as matches, spelled as in the API.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum GameKind {
             $(#[serde(rename = $name)] $kind,)*
         }
@@ -60,25 +62,22 @@ macro_rules! match_games {
         macro_rules! with_game {
             ($d kind:expr, $d T:ident => $d body:expr) => {
                 match $d kind {
-                    $($crate::matches::GameKind::$kind => {
-                        type $d T = $crate::matches::players::$adapter;
+                    $($crate::registry::GameKind::$kind => {
+                        type $d T = $adapter;
                         $d body
                     })*
                 }
             };
         }
         pub(crate) use with_game;
+
+        /// Visits every served game, in the order menus show them.
+        pub fn each_game(visitor: &mut impl Visitor) {
+            $($(visitor.visit::<$served>();)?)*
+        }
     };
 }
-
-match_games!($
-    Pig = "pig" => PigMatch,
-    Tictactoe = "tictactoe" => TicTacToeMatch,
-    Ishitori = "ishitori" => IshitoriMatch,
-    NumberSquare = "number-square" => NumberSquareMatch,
-    NineSquare = "nine-square" => NineSquareMatch,
-    ConnectFour = "connect-four" => ConnectFourMatch,
-);
+pub(crate) use games;
 
 /// Why a match could not be created or a move not applied. Every variant
 /// but [`MatchError::Corrupt`] and [`MatchError::Internal`] is the client's

@@ -9,17 +9,13 @@ pub mod engine;
 pub mod levels;
 pub mod players;
 
-mod connect_four;
-mod ishitori;
-mod json;
-mod nine_square;
-mod number_square;
+pub(crate) mod json;
 mod pig;
-mod tictactoe;
-mod turns;
+pub(crate) mod turns;
 
-pub(crate) use engine::with_game;
+pub(crate) use crate::registry::with_game;
+pub use crate::registry::GameKind;
 pub use engine::{
-    Actor, AiContext, AiSpec, EndReason, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult,
-    MoveBudget, NewMatch, Scores, Status, Winner,
+    Actor, AiContext, AiSpec, EndReason, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, MoveBudget,
+    NewMatch, Scores, Status, Winner,
 };

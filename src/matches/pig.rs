@@ -6,7 +6,7 @@
 use rand::{Rng, RngCore};
 use serde_json::{json, Value};
 
-use crate::games::game::{Game, GameOutcome, Seat};
+use crate::core::game::{Game, GameOutcome, Seat};
 use crate::games::pig::{Action, PigGame, PigMove, PigRules, Variant, MAX_TURN_TOTAL};
 use crate::solve::pig::PigTable;
 

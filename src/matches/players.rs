@@ -13,12 +13,7 @@ use crate::solve::pig::PigTable;
 use super::engine::{AiContext, MatchError};
 use super::pig;
 
-pub(crate) use super::connect_four::ConnectFourMatch;
-pub(crate) use super::ishitori::IshitoriMatch;
-pub(crate) use super::nine_square::{position_of as nine_square_position, NineSquareMatch};
-pub(crate) use super::number_square::NumberSquareMatch;
 pub(crate) use super::pig::PigMatch;
-pub(crate) use super::tictactoe::TicTacToeMatch;
 pub(crate) use super::turns::{ai_moves, check_in_a_row, TurnGame};
 
 /// Reads `options` as `POST /matches` does for `T`, and checks that a game

@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::games::game::{Game, GameOutcome, Seat, Turn};
+use crate::core::game::{Game, GameOutcome, Seat, Turn};
 
 use super::engine::{
     corrupt, AiContext, AiSpec, EndReason, Log, Match, MatchError, MatchResult, MoveBudget, NewMatch, Progress, Scores,
@@ -161,6 +161,12 @@ pub(crate) trait TurnGame {
     /// The final scores of the person and the AI, for games that keep score
     /// (see [`TurnGame::KEEPS_SCORE`]).
     fn scores(_game: &Self::Game, _human: Seat) -> Option<Scores> {
+        None
+    }
+    /// The move a player must play when it is the only one and not a choice
+    /// (an Othello pass): the server plays it for the person too, and the
+    /// history records it as theirs. None for most games.
+    fn forced_move(_game: &Self::Game) -> Option<<Self::Game as Game>::Move> {
         None
     }
     /// Games with dice: the server's roll at a chance turn, and the face it
@@ -337,7 +343,14 @@ fn answer<T: TurnGame>(
                     in_play.play(mv);
                 }
             }
-            Turn::Player(_) | Turn::Over => return Ok(()),
+            Turn::Player(_) => match T::forced_move(&in_play.game) {
+                Some(mv) => {
+                    log.human(T::turn_json(&in_play.game, &[mv]));
+                    in_play.play(mv);
+                }
+                None => return Ok(()),
+            },
+            Turn::Over => return Ok(()),
             Turn::Chance => {
                 let (outcome, face) = T::roll(&in_play.game, rng)
                     .ok_or_else(|| MatchError::Internal("a chance turn in a game without dice".to_string()))?;

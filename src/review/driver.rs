@@ -15,7 +15,7 @@
 use serde_json::Value;
 
 use super::{check_seat, first_player_value, judge, Budget, Entry, Review, ReviewError, Step};
-use crate::games::game::{Game, Seat, Turn};
+use crate::core::game::{Game, Seat, Turn};
 use crate::solve::limits::SearchLimits;
 
 /// One decision of a replayed record.
@@ -236,7 +236,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::games::game::GameOutcome;
+    use crate::core::game::GameOutcome;
     use crate::review::{move_accuracy, Judgment, AB};
 
     /// A tiny game: a row of coins, each player in turn takes the one at

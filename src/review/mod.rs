@@ -17,13 +17,10 @@
 //! the judgment and accuracy below are defined on it alone (plus, for
 //! `best`, being one of the best moves).
 
-pub mod connect_four;
 pub(crate) mod driver;
-pub mod ishitori;
-pub mod nine_square;
-pub mod number_square;
+pub mod history;
 pub mod pig;
-pub mod tictactoe;
+pub mod run;
 
 use std::time::Duration;
 
@@ -31,9 +28,9 @@ use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
-use crate::games::game::Seat;
+use crate::core::game::Seat;
+use crate::core::outcome::Outcome;
 use crate::solve::limits::SearchLimits;
-use crate::solve::tictactoe::Outcome;
 
 /// Below this loss (in points) a move that is not among the best is `good`.
 pub const GOOD_BELOW: f64 = 0.02;
@@ -299,23 +296,6 @@ pub(crate) fn analyse_latest_first<P, A>(
     Some(analyses)
 }
 
-/// Points of a proved outcome.
-pub fn outcome_points(outcome: Outcome) -> f64 {
-    match outcome {
-        Outcome::Win => 1.0,
-        Outcome::Draw => 0.5,
-        Outcome::Loss => 0.0,
-    }
-}
-
-pub fn outcome_name(outcome: Outcome) -> &'static str {
-    match outcome {
-        Outcome::Win => "win",
-        Outcome::Draw => "draw",
-        Outcome::Loss => "loss",
-    }
-}
-
 /// The first player's value in [-1, 1] after a move worth `points` to the
 /// mover in `seat`.
 pub fn first_player_value(seat: Seat, points: f64) -> f64 {
@@ -335,7 +315,7 @@ pub(crate) fn outcome_value(
     score: Option<i32>,
 ) -> Value {
     let mut value = serde_json::json!({
-        "outcome": outcome.map(outcome_name),
+        "outcome": outcome.map(Outcome::name),
         "plies_to_end": plies_to_end,
         "points": points,
     });

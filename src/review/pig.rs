@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{check_seat, first_player_value, judge, Entry, Review, ReviewError, Step, TOLERANCE};
-use crate::games::game::Seat;
+use crate::core::game::Seat;
 use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome, Variant};
 use crate::solve::pig::PigTable;
 

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::hash::Hash;
 
-use crate::games::game::{Game, Seat, Turn};
+use crate::core::game::{Game, Seat, Turn};
 
 use super::limits::SearchLimits;
 
@@ -278,7 +278,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::games::game::GameOutcome;
+    use crate::core::game::GameOutcome;
 
     /// A small dice race to test against: a pile of `left` counters; the
     /// seat to move rolls a loaded three-sided die (1, 2 and 3 with

@@ -40,6 +40,16 @@ impl SearchLimits {
         }
     }
 
+    /// A quick first try within this budget: the same deadline and
+    /// cancellation, at most `nodes` nodes.
+    pub fn quick(&self, nodes: u64) -> SearchLimits {
+        SearchLimits {
+            deadline: self.deadline,
+            max_nodes: self.max_nodes.min(nodes),
+            cancelled: Arc::clone(&self.cancelled),
+        }
+    }
+
     /// Time left before the deadline (zero once it has passed).
     pub fn remaining(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())

@@ -1,17 +1,16 @@
 //! The searchers whose memory outlives one search, one per game that has
 //! one: a server shares one set between all its requests, an arena run
-//! keeps its own. A game with a solver of its own adds it here, and every
-//! caller (the handlers, matches, the arena, reviews) reaches it the same
-//! way.
+//! keeps its own. A game's solver is a [`GameSolver`]: built from the
+//! sizes at its first use and reached by its type (`solvers.of::<S>()`) by
+//! every caller (the endpoints, matches, the arena, reviews), so that no
+//! list here names the games.
 
+use std::any::{Any, TypeId};
 use std::sync::Arc;
 
-use crate::tables::cache::PigTables;
+use dashmap::DashMap;
 
-use super::connect_four::ConnectFourSolver;
-use super::ishitori::{SolverConfig, SubtractionSolver};
-use super::number_square::NumberSquareSolver;
-use super::tictactoe::TicTacToeSolver;
+use crate::tables::cache::PigTables;
 
 /// How much each memo may hold.
 #[derive(Clone, Copy, Debug)]
@@ -20,8 +19,11 @@ pub struct MemoSizes {
     pub positions: usize,
     /// Ishitori's cache of answers for short positions.
     pub ishitori_entries: usize,
-    /// Connect Four's transposition table.
-    pub connect_four_entries: usize,
+    /// Each transposition table of a game that searches with one (Connect
+    /// Four, Othello: one table each), 16 bytes an entry.
+    pub table_entries: usize,
+    /// Finished answers kept whole by the games that keep them (tic-tac-toe).
+    pub answers: usize,
 }
 
 /// Each solver behind an `Arc`, so that a search can take its own handle
@@ -29,23 +31,45 @@ pub struct MemoSizes {
 #[derive(Clone)]
 pub struct Solvers {
     pub pig_tables: Arc<PigTables>,
-    pub tictactoe: Arc<TicTacToeSolver>,
-    pub ishitori: Arc<SubtractionSolver>,
-    pub number_square: Arc<NumberSquareSolver>,
-    pub connect_four: Arc<ConnectFourSolver>,
+    sizes: MemoSizes,
+    /// Each game's solver by its type, built at first use.
+    by_type: Arc<DashMap<TypeId, Arc<dyn Any + Send + Sync>>>,
+}
+
+/// A game's searcher with memory that outlives one search (a memo, a
+/// transposition table), built from the configured sizes.
+pub trait GameSolver: Send + Sync + 'static {
+    fn build(sizes: &MemoSizes) -> Self;
 }
 
 impl Solvers {
     pub fn new(pig_tables: Arc<PigTables>, sizes: MemoSizes) -> Solvers {
         Solvers {
             pig_tables,
-            tictactoe: Arc::new(TicTacToeSolver::new(sizes.positions)),
-            ishitori: Arc::new(SubtractionSolver::new(SolverConfig {
-                short_cache_capacity: sizes.ishitori_entries,
-                ..SolverConfig::default()
-            })),
-            number_square: Arc::new(NumberSquareSolver::new(sizes.positions)),
-            connect_four: Arc::new(ConnectFourSolver::new(sizes.connect_four_entries)),
+            sizes,
+            by_type: Arc::new(DashMap::new()),
+        }
+    }
+
+    /// The solver of type `S`: the one this set already has, or a new one
+    /// built now (two first uses at once keep the same one).
+    pub fn of<S: GameSolver>(&self) -> Arc<S> {
+        let key = TypeId::of::<S>();
+        if let Some(found) = self
+            .by_type
+            .get(&key)
+            .and_then(|s| Arc::clone(s.value()).downcast::<S>().ok())
+        {
+            return found;
+        }
+        let entry = self
+            .by_type
+            .entry(key)
+            .or_insert_with(|| Arc::new(S::build(&self.sizes)) as Arc<dyn Any + Send + Sync>);
+        match Arc::clone(entry.value()).downcast::<S>() {
+            Ok(solver) => solver,
+            // Unreachable: the key is the type's own id.
+            Err(_) => Arc::new(S::build(&self.sizes)),
         }
     }
 }

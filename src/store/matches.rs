@@ -11,7 +11,10 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::Row;
 
-use super::{Store, StoreError};
+use sqlx::AnyConnection;
+use sqlx::Connection;
+
+use super::{discard_on_error, Store, StoreError};
 use crate::matches::{Actor, AiSpec, GameKind, HistoryEntry, Match, MatchResult, Status};
 
 /// A history entry with the time it happened (RFC 3339, UTC).
@@ -159,30 +162,9 @@ impl Store {
         events: &[StoredEvent],
         now: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO matches (id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, \
-             result, created_at, updated_at, saved) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
-        )
-        .bind(id)
-        .bind(m.game.as_str())
-        .bind(token_hash)
-        .bind(to_json(&m.options))
-        .bind(to_json(&m.ai))
-        .bind(i64::from(m.ai_first))
-        .bind(status_text(m.status))
-        .bind(ply_column(m.ply))
-        .bind(to_json(&m.state))
-        .bind(m.legal_moves.as_ref().map(to_json))
-        .bind(m.result.as_ref().map(to_json))
-        .bind(now)
-        .bind(now)
-        .bind(m.saved.as_deref())
-        .execute(&mut *tx)
-        .await?;
-        insert_events(&mut tx, id, events).await?;
-        tx.commit().await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        let result = insert_match_on(&mut conn, id, token_hash, m, events, now).await;
+        discard_on_error(&mut conn, result)
     }
 
     /// The match and its whole history; None when there is no such match.
@@ -193,6 +175,12 @@ impl Store {
     /// The match and the history entries after ply `since`; None when
     /// there is no such match.
     pub async fn load_match_since(&self, id: &str, since: u64) -> Result<Option<StoredMatch>, StoreError> {
+        self.load_match_page(id, since, u64::MAX).await
+    }
+
+    /// The match and at most `limit` history entries after ply `since`
+    /// (the first ones); None when there is no such match.
+    pub async fn load_match_page(&self, id: &str, since: u64, limit: u64) -> Result<Option<StoredMatch>, StoreError> {
         let row = sqlx::query(
             "SELECT id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, result, \
              created_at, updated_at, saved FROM matches WHERE id = $1",
@@ -205,10 +193,11 @@ impl Store {
         };
         let mut stored = decode_match(&row)?;
         let events = sqlx::query(
-            "SELECT ply, actor, move, roll, at FROM match_events WHERE match_id = $1 AND ply > $2 ORDER BY ply",
+            "SELECT ply, actor, move, roll, at FROM match_events WHERE match_id = $1 AND ply > $2 ORDER BY ply LIMIT $3",
         )
         .bind(id)
         .bind(ply_column(since))
+        .bind(ply_column(limit))
         .fetch_all(&self.pool)
         .await?;
         stored.history = events.iter().map(decode_event).collect::<Result<_, _>>()?;
@@ -225,29 +214,9 @@ impl Store {
         events: &[StoredEvent],
         now: &str,
     ) -> Result<SaveOutcome, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let updated = sqlx::query(
-            "UPDATE matches SET status = $1, ply = $2, state = $3, legal_moves = $4, result = $5, updated_at = $6, \
-             saved = $7 WHERE id = $8 AND ply = $9",
-        )
-        .bind(status_text(m.status))
-        .bind(ply_column(m.ply))
-        .bind(to_json(&m.state))
-        .bind(m.legal_moves.as_ref().map(to_json))
-        .bind(m.result.as_ref().map(to_json))
-        .bind(now)
-        .bind(m.saved.as_deref())
-        .bind(id)
-        .bind(ply_column(expected_ply))
-        .execute(&mut *tx)
-        .await?;
-        if updated.rows_affected() != 1 {
-            tx.rollback().await?;
-            return Ok(SaveOutcome::StalePly);
-        }
-        insert_events(&mut tx, id, events).await?;
-        tx.commit().await?;
-        Ok(SaveOutcome::Saved)
+        let mut conn = self.pool.acquire().await?;
+        let result = save_move_on(&mut conn, id, expected_ply, m, events, now).await;
+        discard_on_error(&mut conn, result)
     }
 
     /// Deletes finished matches last changed before `finished_before`, and
@@ -260,23 +229,9 @@ impl Store {
     }
 
     async fn purge_where(&self, status: &str, before: &str) -> Result<u64, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "DELETE FROM match_events WHERE match_id IN \
-             (SELECT id FROM matches WHERE status = $1 AND updated_at < $2)",
-        )
-        .bind(status)
-        .bind(before)
-        .execute(&mut *tx)
-        .await?;
-        let removed = sqlx::query("DELETE FROM matches WHERE status = $1 AND updated_at < $2")
-            .bind(status)
-            .bind(before)
-            .execute(&mut *tx)
-            .await?
-            .rows_affected();
-        tx.commit().await?;
-        Ok(removed)
+        let mut conn = self.pool.acquire().await?;
+        let result = purge_where_on(&mut conn, status, before).await;
+        discard_on_error(&mut conn, result)
     }
 }
 
@@ -297,4 +252,93 @@ async fn insert_events(
             .await?;
     }
     Ok(())
+}
+
+/// Stores a new match with its opening history, in one transaction on `conn`.
+async fn insert_match_on(
+    conn: &mut AnyConnection,
+    id: &str,
+    token_hash: &str,
+    m: &Match,
+    events: &[StoredEvent],
+    now: &str,
+) -> Result<(), StoreError> {
+    let mut tx = conn.begin().await?;
+    sqlx::query(
+        "INSERT INTO matches (id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, \
+         result, created_at, updated_at, saved) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+    )
+    .bind(id)
+    .bind(m.game.as_str())
+    .bind(token_hash)
+    .bind(to_json(&m.options))
+    .bind(to_json(&m.ai))
+    .bind(i64::from(m.ai_first))
+    .bind(status_text(m.status))
+    .bind(ply_column(m.ply))
+    .bind(to_json(&m.state))
+    .bind(m.legal_moves.as_ref().map(to_json))
+    .bind(m.result.as_ref().map(to_json))
+    .bind(now)
+    .bind(now)
+    .bind(m.saved.as_deref())
+    .execute(&mut *tx)
+    .await?;
+    insert_events(&mut tx, id, events).await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Saves a move in one transaction on `conn` (see [`Store::save_move`]).
+async fn save_move_on(
+    conn: &mut AnyConnection,
+    id: &str,
+    expected_ply: u64,
+    m: &Match,
+    events: &[StoredEvent],
+    now: &str,
+) -> Result<SaveOutcome, StoreError> {
+    let mut tx = conn.begin().await?;
+    let updated = sqlx::query(
+        "UPDATE matches SET status = $1, ply = $2, state = $3, legal_moves = $4, result = $5, updated_at = $6, \
+         saved = $7 WHERE id = $8 AND ply = $9",
+    )
+    .bind(status_text(m.status))
+    .bind(ply_column(m.ply))
+    .bind(to_json(&m.state))
+    .bind(m.legal_moves.as_ref().map(to_json))
+    .bind(m.result.as_ref().map(to_json))
+    .bind(now)
+    .bind(m.saved.as_deref())
+    .bind(id)
+    .bind(ply_column(expected_ply))
+    .execute(&mut *tx)
+    .await?;
+    if updated.rows_affected() != 1 {
+        tx.rollback().await?;
+        return Ok(SaveOutcome::StalePly);
+    }
+    insert_events(&mut tx, id, events).await?;
+    tx.commit().await?;
+    Ok(SaveOutcome::Saved)
+}
+
+async fn purge_where_on(conn: &mut AnyConnection, status: &str, before: &str) -> Result<u64, StoreError> {
+    let mut tx = conn.begin().await?;
+    sqlx::query(
+        "DELETE FROM match_events WHERE match_id IN \
+         (SELECT id FROM matches WHERE status = $1 AND updated_at < $2)",
+    )
+    .bind(status)
+    .bind(before)
+    .execute(&mut *tx)
+    .await?;
+    let removed = sqlx::query("DELETE FROM matches WHERE status = $1 AND updated_at < $2")
+        .bind(status)
+        .bind(before)
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+    tx.commit().await?;
+    Ok(removed)
 }

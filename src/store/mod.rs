@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use sqlx::any::{install_default_drivers, AnyPoolOptions};
-use sqlx::{AnyPool, Executor};
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyPool, Executor};
 use thiserror::Error;
 
 pub mod matches;
@@ -19,6 +20,24 @@ pub use matches::{Purged, SaveOutcome, StoredEvent, StoredMatch};
 /// width, so that comparing the text compares the times.
 pub fn timestamp(at: chrono::DateTime<chrono::Utc>) -> String {
     at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// Passes `result` on; after a failure the connection is closed instead of
+/// going back to the pool. SQLite keeps a transaction open when its COMMIT
+/// fails (a full disk), and sqlx then counts the connection as still inside
+/// it: every later `begin` on it only opens a savepoint, so writes it
+/// "commits" are never seen by another connection, and its write lock
+/// answers every other writer "database is locked". A fresh connection is
+/// cheap; such a one must never be reused.
+pub(crate) fn discard_on_error<T>(
+    conn: &mut PoolConnection<Any>,
+    result: Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    if let Err(error) = &result {
+        tracing::warn!(%error, "a database connection failed its work; closing it rather than reusing it");
+        conn.close_on_drop();
+    }
+    result
 }
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
@@ -126,13 +145,23 @@ impl Store {
         }
     }
 
-    /// Ok when the schema is in place and the database answers now.
+    /// Ok when the schema is in place and the database takes a write now:
+    /// one that answers reads but cannot write (a full disk) is not ready.
     pub async fn check(&self) -> Result<(), StoreError> {
         if !self.migrated.load(Ordering::Acquire) {
             return Err(StoreError::NotMigrated);
         }
-        sqlx::query("SELECT 1").execute(&self.pool).await?;
-        Ok(())
+        let mut conn = self.pool.acquire().await?;
+        let result = sqlx::query(
+            "INSERT INTO health_probe (id, checked_at) VALUES (1, $1) \
+             ON CONFLICT (id) DO UPDATE SET checked_at = excluded.checked_at",
+        )
+        .bind(timestamp(chrono::Utc::now()))
+        .execute(&mut *conn)
+        .await
+        .map(|_| ())
+        .map_err(StoreError::from);
+        discard_on_error(&mut conn, result)
     }
 
     /// Deletes matches past their retention, now and then every

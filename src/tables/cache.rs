@@ -154,6 +154,19 @@ impl PigTables {
             .and_then(|(_, slot)| slot.get())
     }
 
+    /// The table for `rules` if it is in memory now (nothing is solved).
+    pub fn cached(&self, rules: &PigRules) -> Option<Arc<PigTable>> {
+        if let Some(table) = self.loaded_pinned(rules) {
+            return Some(Arc::clone(table));
+        }
+        let tick = self.clock.fetch_add(1, Ordering::Relaxed);
+        let mut entries = self.lock();
+        let entry = entries.get_mut(rules)?;
+        let table = entry.slot.get()?;
+        entry.last_used = tick;
+        Some(Arc::clone(table))
+    }
+
     /// The table for `rules`, loading or solving it if needed (off the async
     /// threads).
     pub async fn get(self: &Arc<Self>, rules: PigRules) -> Result<Arc<PigTable>, TableWorkerError> {

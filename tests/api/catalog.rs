@@ -61,7 +61,10 @@ async fn every_review_endpoint_in_the_catalog_is_served() {
         assert_eq!(r.json()["moves"], json!([]));
         served += 1;
     }
-    assert_eq!(served, 4, "pig, tictactoe, ishitori and connect-four have reviews");
+    assert_eq!(
+        served, 5,
+        "pig, tictactoe, ishitori, connect-four and othello have reviews"
+    );
 }
 
 #[tokio::test]
@@ -114,13 +117,16 @@ async fn the_catalogs_bounds_are_the_ones_the_matches_enforce() {
 #[tokio::test]
 async fn every_strategy_in_the_catalog_is_one_the_arena_accepts() {
     let (_app, games) = catalog().await;
+    let mut checked = 0;
     for game in &games {
-        let Ok(kind) = game["id"].as_str().expect("id").parse::<GameKind>() else {
-            continue;
-        };
+        let id = game["id"].as_str().expect("id");
+        let kind: GameKind = id.parse().unwrap_or_else(|e| panic!("{id} is not an arena game: {e}"));
         for name in game["strategies"].as_array().expect("strategies") {
             let name = name.as_str().expect("name").replace('N', "3");
             assert!(Strategy::parse(kind, "a", &name).is_ok(), "{kind}: {name}");
+            checked += 1;
         }
     }
+    // best, random and level:N at least, for every game.
+    assert!(checked >= 3 * games.len(), "only {checked} strategies checked");
 }

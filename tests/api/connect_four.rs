@@ -1,8 +1,11 @@
 //! POST /connect-four/move through the real router.
 
+use std::collections::HashMap;
+
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
+use crate::connect_four_brute::{brute_score, Grid};
 use crate::helpers::spawn_app;
 
 fn column_scores(body: &Value) -> Vec<Value> {
@@ -171,5 +174,85 @@ async fn connect_four_refuses_bad_positions_with_a_422_naming_the_problem() {
         let r = app.post_json("/connect-four/move", &request).await;
         let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
         assert!(detail.contains(expected), "{request}: {detail}");
+    }
+}
+
+#[tokio::test]
+async fn solved_at_the_top_means_every_column_is_exact_even_beside_a_win_at_once() {
+    // 5x4 positions (k = 4) where the mover can win at once and some other
+    // column scores otherwise, every column scored by the brute force of
+    // tests/support. A win at once proves the best move but not the other
+    // columns: an answer that says solved must have proved them too, and
+    // every column it marks solved must be right.
+    let app = spawn_app().await;
+    let (cols, rows) = (5usize, 4usize);
+    let mut memo = HashMap::new();
+    let mut seed: u64 = 7;
+    let mut checked = 0;
+    while checked < 8 {
+        let mut grid = Grid::new(cols, rows, 4);
+        let mut moves = String::new();
+        let mut over = false;
+        let target = 6 + (checked % 5);
+        while moves.len() < target && !over {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            let col = ((seed >> 33) % cols as u64) as usize;
+            if grid.height(col) == rows {
+                continue;
+            }
+            over = grid.drop(col) || grid.full();
+            moves.push(char::from(b'1' + col as u8));
+        }
+        if over {
+            continue;
+        }
+        let cells = (cols * rows) as i32;
+        let wins_at_once = (cells + 1 - grid.stones as i32) / 2;
+        let expected: Vec<Option<i32>> = (0..cols)
+            .map(|col| {
+                (grid.height(col) < rows).then(|| {
+                    let mut child = grid.clone();
+                    if child.drop(col) {
+                        wins_at_once
+                    } else if child.full() {
+                        0
+                    } else {
+                        -brute_score(&child, &mut memo)
+                    }
+                })
+            })
+            .collect();
+        if !expected.contains(&Some(wins_at_once)) || expected.iter().flatten().all(|&s| s == wins_at_once) {
+            continue;
+        }
+        for max_ms in [1, 1000] {
+            let request = json!({"moves": moves, "cols": cols, "rows": rows, "max_ms": max_ms});
+            let body = app.post_json("/connect-four/move", &request).await.json();
+            assert_eq!(body["score"], wins_at_once, "{moves}: the win at once is chosen");
+            assert_eq!(body["outcome"], "win", "{moves}: a win at once is a proved outcome");
+            assert_eq!(body["plies_to_end"], 1);
+            for (m, want) in body["moves"].as_array().expect("moves").iter().zip(&expected) {
+                if m["solved"] == true {
+                    assert_eq!(
+                        m["score"].as_i64(),
+                        want.map(i64::from),
+                        "{moves} column {}",
+                        m["column"]
+                    );
+                }
+                if body["solved"] == true && m["playable"] == true {
+                    assert_eq!(
+                        m["solved"], true,
+                        "{moves} at {max_ms} ms: solved at the top, column {} not",
+                        m["column"]
+                    );
+                }
+            }
+            if max_ms == 1000 {
+                // A 5x4 grid is solved well within a second: every column.
+                assert_eq!(body["solved"], true, "{moves}: {body}");
+            }
+        }
+        checked += 1;
     }
 }

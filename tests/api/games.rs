@@ -142,9 +142,21 @@ async fn tictactoe_a_cached_answer_is_the_answer_a_fresh_server_gives() {
         let kept: Value = serde_json::from_slice(&again).unwrap();
         assert_eq!(without_search_stats(kept), without_search_stats(searched), "{request}");
     }
-    let stats = cached.state.tictactoe_answers.stats();
+    let stats = cached
+        .state
+        .solvers
+        .of::<kibitz::games::tictactoe::api::AnswerCache>()
+        .stats();
     assert_eq!((stats.entries, stats.hits), (12, 12));
-    assert_eq!(uncached.state.tictactoe_answers.stats().entries, 0);
+    assert_eq!(
+        uncached
+            .state
+            .solvers
+            .of::<kibitz::games::tictactoe::api::AnswerCache>()
+            .stats()
+            .entries,
+        0
+    );
 }
 
 #[tokio::test]
@@ -173,7 +185,14 @@ async fn tictactoe_answers_are_cached_by_board_and_k_as_sent() {
         (json!("draw"), json!("win"))
     );
     assert_eq!((two["k"].clone(), two["plies_to_end"].clone()), (json!(2), json!(1)));
-    assert_eq!(app.state.tictactoe_answers.stats().entries, 3);
+    assert_eq!(
+        app.state
+            .solvers
+            .of::<kibitz::games::tictactoe::api::AnswerCache>()
+            .stats()
+            .entries,
+        3
+    );
     // A request that fails validation is never answered from the cache.
     app.post_json("/tictactoe/move", &json!({"board": board, "k": 9}))
         .await
@@ -190,7 +209,14 @@ async fn tictactoe_answers_not_proved_in_full_are_not_cached() {
         .await
         .json();
     assert_eq!(hurried["solved"], false, "{hurried}");
-    assert_eq!(app.state.tictactoe_answers.stats().entries, 0);
+    assert_eq!(
+        app.state
+            .solvers
+            .of::<kibitz::games::tictactoe::api::AnswerCache>()
+            .stats()
+            .entries,
+        0
+    );
     // ...so the next request searches and proves the draw.
     let body = app
         .post_json("/tictactoe/move", &json!({ "board": board }))
@@ -200,7 +226,14 @@ async fn tictactoe_answers_not_proved_in_full_are_not_cached() {
         (body["solved"].clone(), body["outcome"].clone()),
         (json!(true), json!("draw"))
     );
-    assert_eq!(app.state.tictactoe_answers.stats().entries, 1);
+    assert_eq!(
+        app.state
+            .solvers
+            .of::<kibitz::games::tictactoe::api::AnswerCache>()
+            .stats()
+            .entries,
+        1
+    );
     // A big board's proved win leaves the other moves unproved: not kept.
     let rows = open_four_on_fifteen();
     let body = app
@@ -208,7 +241,14 @@ async fn tictactoe_answers_not_proved_in_full_are_not_cached() {
         .await
         .json();
     assert_eq!(body["outcome"], "win");
-    assert_eq!(app.state.tictactoe_answers.stats().entries, 1);
+    assert_eq!(
+        app.state
+            .solvers
+            .of::<kibitz::games::tictactoe::api::AnswerCache>()
+            .stats()
+            .entries,
+        1
+    );
 }
 
 #[tokio::test]
@@ -220,7 +260,11 @@ async fn tictactoe_the_answer_cache_stays_within_its_bound() {
     // Twice over, so that evicted answers are searched again.
     for request in boards.iter().chain(boards.iter()) {
         let body: Value = serde_json::from_slice(&tictactoe_body(&app, request).await).unwrap();
-        let stats = app.state.tictactoe_answers.stats();
+        let stats = app
+            .state
+            .solvers
+            .of::<kibitz::games::tictactoe::api::AnswerCache>()
+            .stats();
         assert!(stats.entries <= bound, "{} entries", stats.entries);
         assert_eq!(stats.capacity, bound);
         let expected: Value = serde_json::from_slice(&tictactoe_body(&reference, request).await).unwrap();

@@ -188,3 +188,14 @@ impl TestApp {
         self.post_raw(path, Some("application/json"), body.to_string()).await
     }
 }
+
+impl TestResponse {
+    /// The answer of `router` to one request.
+    pub async fn from(router: Router, request: Request<Body>) -> TestResponse {
+        let response = router.oneshot(request).await.expect("router never fails");
+        let status = response.status();
+        let headers = response.headers().clone();
+        let body = response.into_body().collect().await.expect("body").to_bytes().to_vec();
+        TestResponse { status, headers, body }
+    }
+}

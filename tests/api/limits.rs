@@ -97,10 +97,101 @@ async fn cache_bounds_come_from_the_configuration() {
         c.memo_capacity = 1000;
     })
     .await;
-    assert_eq!(app.state.solvers.ishitori.config().short_cache_capacity, 7);
+    assert_eq!(
+        app.state
+            .solvers
+            .of::<kibitz::games::ishitori::solve::SubtractionSolver>()
+            .config()
+            .short_cache_capacity,
+        7
+    );
     let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
     assert!(
         metrics.contains("kibitz_memo_capacity{game=\"tictactoe\"} 1000"),
         "{metrics}"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pig_table_to_solve_waits_for_a_search_worker_like_any_search() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.search_concurrency = 1;
+        c.search_queue_ms = 100;
+    })
+    .await;
+    let long = tokio::spawn(app.router.clone().oneshot(big_board_search(1500)));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let started = std::time::Instant::now();
+    let refused = app
+        .post_json(
+            "/pig/decision",
+            &json!({"my_score": 0, "opponent_score": 0, "turn_total": 0, "goal": 151, "die_sides": 5}),
+        )
+        .await;
+    refused.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(refused.headers.get(header::RETRY_AFTER).unwrap(), "1");
+    assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+    let policy = app.get("/pig/policy?goal=151&die_sides=5").await;
+    policy.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(long.await.unwrap().unwrap().status(), StatusCode::OK);
+    // With the worker free, the table is solved, and then read like a
+    // default one, without a worker.
+    let decision = json!({"my_score": 0, "opponent_score": 0, "turn_total": 0, "goal": 151, "die_sides": 5});
+    assert_eq!(app.post_json("/pig/decision", &decision).await.status, StatusCode::OK);
+    let long = tokio::spawn(app.router.clone().oneshot(big_board_search(1000)));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(app.post_json("/pig/decision", &decision).await.status, StatusCode::OK);
+    long.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_pig_policy_is_written_once_and_served_again_from_the_cache() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| c.search_concurrency = 1).await;
+    let first = app.get("/pig/policy?goal=60").await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(first.content_type(), "application/json");
+    let started = std::time::Instant::now();
+    let again = app.get("/pig/policy?goal=60").await;
+    assert_eq!(again.body, first.body);
+    // A cache hit needs no search worker: it answers with the pool taken.
+    let long = tokio::spawn(app.router.clone().oneshot(big_board_search(800)));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(app.get("/pig/policy?goal=60").await.body, first.body);
+    assert!(started.elapsed() < Duration::from_secs(2));
+    long.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn one_memory_figure_bounds_every_cache() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.memory_mib = Some(512);
+        // Replaced by the budget's share.
+        c.memo_capacity = 7;
+    })
+    .await;
+    let config = &app.state.config;
+    assert_eq!(config.pig_cache_mib, 128);
+    // 40% of 512 MiB over two memos of 192-byte entries.
+    assert_eq!(config.memo_capacity, 512 * 1024 * 1024 * 40 / 100 / 2 / 192);
+    assert_eq!(
+        app.state
+            .solvers
+            .of::<kibitz::games::ishitori::solve::SubtractionSolver>()
+            .config()
+            .short_cache_capacity,
+        409
+    );
+    let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
+    let memo = format!("kibitz_memo_capacity{{game=\"tictactoe\"}} {}", config.memo_capacity);
+    assert!(metrics.contains(&memo), "{metrics}");
+    // Every share's worst case together stays within the figure.
+    let c = &**config;
+    let worst = c.pig_cache_mib * (1 << 20)
+        + 2 * c.memo_capacity * 192
+        + c.connect_four_table_entries * 16
+        + c.ishitori_cache_entries * 64 * 1024
+        + c.tictactoe_answer_cache * 8 * 1024
+        + c.review_cache * 256 * 1024
+        + c.pig_policy_cache * 1_400_000;
+    assert!(worst <= 512 << 20, "{worst}");
 }

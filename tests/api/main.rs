@@ -4,17 +4,21 @@ mod analyze;
 mod arena;
 mod catalog;
 mod connect_four;
+#[path = "../support/connect_four_brute.rs"]
+mod connect_four_brute;
 mod durability;
 mod errors;
 mod games;
 mod health;
 mod helpers;
+mod hostile;
 mod limits;
 mod logs;
 mod matches;
 #[path = "../support/number_square_brute.rs"]
 mod number_square_brute;
 mod openapi;
+mod othello;
 mod oversized;
 mod pig;
 mod playground;

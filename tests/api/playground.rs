@@ -79,23 +79,27 @@ async fn the_page_references_its_modules_and_every_reference_is_served() {
     assert!(csp.contains("default-src 'self'"), "{csp}");
 
     let served = crawl(&app).await;
-    // Every file the binary carries is reachable from the page (none is
-    // dead weight), and each game's module is among them.
+    // Every shared file the binary carries is reachable from the page
+    // (none is dead weight)...
     for (name, _, _) in kibitz::http::playground::ASSETS {
         assert!(
             served.contains(&format!("/playground/{name}")),
             "{name} is never loaded: {served:?}"
         );
     }
-    for game in [
-        "pig",
-        "tictactoe",
-        "ishitori",
-        "number-square",
-        "nine-square",
-        "connect-four",
-    ] {
-        assert!(served.contains(&format!("/playground/{game}.js")), "{game}: {served:?}");
+    // ...and every game's drawing, which the page loads by the game's id,
+    // is served as a JavaScript module.
+    let ids = kibitz::registry::ids();
+    assert!(ids.len() >= 6, "{ids:?}");
+    for game in ids {
+        let drawing = app.get(&format!("/playground/{game}.js")).await;
+        assert_eq!(drawing.status, StatusCode::OK, "{game}");
+        assert!(
+            header_of(&drawing, header::CONTENT_TYPE).starts_with("text/javascript"),
+            "{game}"
+        );
+        let body = String::from_utf8_lossy(&drawing.body);
+        assert!(body.contains("export default"), "{game}: {body:.200}");
     }
 }
 
@@ -107,6 +111,7 @@ async fn the_modules_call_only_documented_routes() {
         .into_iter()
         .map(|(_, path, _)| path.split('{').next().unwrap_or(path).to_string())
         .collect();
+    let mut calls = 0;
     for (name, _, body) in kibitz::http::playground::ASSETS {
         for (i, _) in body.match_indices("request(\"") {
             let call = &body[i..];
@@ -123,8 +128,35 @@ async fn the_modules_call_only_documented_routes() {
                     .any(|d| d == &path || (d.ends_with('/') && path.starts_with(d.as_str()))),
                 "{name} calls {path}, which openapi.yaml does not document"
             );
+            calls += 1;
         }
     }
+    // The catalog, matches, moves, reviews and Pig's routes at least.
+    assert!(calls >= 6, "only {calls} calls found in the page's modules");
+}
+
+#[tokio::test]
+async fn the_drawings_ask_only_documented_analysis_routes() {
+    // Each game's drawing asks its analysis through api.js's `analyse` and
+    // `analyseStreamed`, naming the path itself.
+    let app = spawn_app().await;
+    let documented: Vec<&str> = kibitz::http::routes().into_iter().map(|(_, path, _)| path).collect();
+    let mut asked = 0;
+    for game in kibitz::registry::ids() {
+        let drawing = app.get(&format!("/playground/{game}.js")).await;
+        let body = String::from_utf8_lossy(&drawing.body).to_string();
+        for call in ["analyse(\"", "analyseStreamed(\""] {
+            for (i, _) in body.match_indices(call) {
+                let path: String = body[i + call.len()..].chars().take_while(|&c| c != '"').collect();
+                assert!(
+                    documented.contains(&path.as_str()),
+                    "{game}.js asks {path}, which is not served"
+                );
+                asked += 1;
+            }
+        }
+    }
+    assert!(asked >= 5, "only {asked} analysis calls found in the drawings");
 }
 
 async fn get_if_none_match(app: &TestApp, path: &str, etag: &str) -> TestResponse {

@@ -284,3 +284,25 @@ async fn a_client_that_hangs_up_stops_the_search() {
     );
     assert!(started.elapsed() < Duration::from_secs(4));
 }
+
+#[tokio::test]
+async fn othello_streams_each_midgame_iteration_then_its_answer() {
+    // The 8x8 start: far from the end, so the answer is the midgame's
+    // estimate after each completed depth.
+    let start = [
+        "........", "........", "........", "...OX...", "...XO...", "........", "........", "........",
+    ];
+    let app = spawn_app().await;
+    let body = json!({"board": start, "player": "X", "max_ms": 600});
+    let lines = lines(&post_ndjson(&app, "/othello/move", &body).await);
+    assert!(lines.len() >= 3, "too few lines: {lines:?}");
+    let (last, partial) = lines.split_last().unwrap();
+    assert_eq!(last["final"], true);
+    let depths: Vec<u64> = partial.iter().map(|l| l["depth"].as_u64().unwrap()).collect();
+    assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+    for line in partial {
+        assert_eq!(line["solved"], false, "{line}");
+        assert_eq!(line["moves"].as_array().unwrap().len(), 4, "{line}");
+    }
+    assert!(last["depth"].as_u64() >= depths.last().copied(), "{last}");
+}

@@ -8,14 +8,21 @@
 //! into a [`ConnectFourError`] naming the problem. The search works on
 //! [`board::Board`], generic over the word the grid fits in.
 
+pub mod api;
 pub mod bits;
 pub mod board;
+pub(crate) mod matches;
+pub mod review;
+mod served;
+
+pub use served::ConnectFourGame;
+pub mod solve;
 
 use std::sync::Arc;
 
 use board::{AnyDims, Board, Dims, Geometry};
 
-use super::game::{Game, GameOutcome, Seat, Turn};
+use crate::core::game::{Game, GameOutcome, Seat, Turn};
 
 pub const MIN_SIDE: u32 = 4;
 pub const MAX_SIDE: u32 = 9;

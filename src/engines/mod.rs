@@ -1,0 +1,54 @@
+//! External engines spoken to over a protocol (UCI): a client for one
+//! engine process and a bounded pool of them, with restarts, timeouts and
+//! `stop` when a client goes away. Generic: any UCI engine; the game layer
+//! (e.g. `games::chess`) builds the positions and reads the moves.
+//!
+//! lichess's external-engine notes are the checklist followed here: each
+//! search has exclusive use of a process, `ucinewgame` between unrelated
+//! positions, `isready` before a process is trusted, nothing unchecked
+//! passed to the engine, and one that hangs or dies is killed and replaced.
+
+pub mod config;
+pub mod pool;
+pub mod uci;
+
+pub use config::EngineConfig;
+pub use pool::EnginePool;
+pub use uci::{DepthReport, PvLine, Score, SearchJob, SearchOutput};
+
+/// What can go wrong with an engine. The HTTP layer maps `Unavailable` and
+/// `Busy` to 503 (with Retry-After for `Busy`); the others are one failed
+/// request (the pool has already replaced the process).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// No engine binary: the message says how to install one.
+    #[error("{0}")]
+    Unavailable(String),
+    /// Every engine is in use and none came free within the wait.
+    #[error("all {engines} engine processes are busy; try again in {retry_after_secs} s")]
+    Busy { engines: usize, retry_after_secs: u64 },
+    /// The process could not be started.
+    #[error("the engine could not be started: {0}")]
+    Spawn(String),
+    /// The process exited or its pipes broke.
+    #[error("the engine process died: {0}")]
+    Died(String),
+    /// The process stopped answering within its time.
+    #[error("the engine stopped answering: {0}")]
+    Hung(String),
+    /// The process broke the protocol (or kibitz refused to send a command).
+    #[error("engine protocol error: {0}")]
+    Protocol(String),
+}
+
+impl EngineError {
+    /// Seconds a client should wait before retrying, for the errors where
+    /// retrying makes sense.
+    pub fn retry_after_secs(&self) -> Option<u64> {
+        match self {
+            EngineError::Busy { retry_after_secs, .. } => Some(*retry_after_secs),
+            EngineError::Died(_) | EngineError::Hung(_) | EngineError::Protocol(_) => Some(1),
+            EngineError::Unavailable(_) | EngineError::Spawn(_) => None,
+        }
+    }
+}

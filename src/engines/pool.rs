@@ -1,0 +1,314 @@
+//! A bounded pool of engine processes.
+//!
+//! At most `count` processes, started at first use. A search holds a
+//! permit and a process for its whole length, so each search has the
+//! engine to itself; a search that finds every permit taken waits at most
+//! `queue_wait` (and never past its own deadline), then gets
+//! [`EngineError::Busy`]. A process that errs in any way (dies, hangs,
+//! breaks the protocol) is killed and its permit freed: the next search
+//! starts a fresh one, so a crash costs only the request it was serving.
+//! A search whose future is dropped (the client hung up) leaves its process
+//! to a background task that sends `stop`, waits for the engine to settle
+//! and returns it to the pool, or kills it.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
+
+use super::uci::{DepthReport, SearchJob, SearchOutput, UciEngine};
+use super::{EngineConfig, EngineError};
+use crate::solve::limits::SearchLimits;
+
+/// A search with less time left than this is refused rather than started:
+/// it could not even finish the `isready` round trip.
+const MIN_SEARCH: Duration = Duration::from_millis(30);
+
+#[derive(Clone)]
+pub struct EnginePool {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    config: EngineConfig,
+    binary: Result<PathBuf, String>,
+    count: usize,
+    permits: Arc<Semaphore>,
+    idle: Mutex<Vec<UciEngine>>,
+    live_pids: Mutex<Vec<u32>>,
+    spawned: AtomicU64,
+    killed: AtomicU64,
+}
+
+impl EnginePool {
+    /// A pool for this configuration. Starts no process: the binary is only
+    /// looked up, so a server without the engine still starts (and says
+    /// [`EnginePool::is_available`] false).
+    pub fn new(config: EngineConfig) -> Self {
+        let binary = config.resolve();
+        let count = config.process_count();
+        EnginePool {
+            inner: Arc::new(Inner {
+                binary,
+                count,
+                permits: Arc::new(Semaphore::new(count)),
+                idle: Mutex::new(Vec::new()),
+                live_pids: Mutex::new(Vec::new()),
+                spawned: AtomicU64::new(0),
+                killed: AtomicU64::new(0),
+                config,
+            }),
+        }
+    }
+
+    /// True when the binary was found (it may still fail to start).
+    pub fn is_available(&self) -> bool {
+        self.inner.binary.is_ok()
+    }
+
+    /// Why there is no engine, in words for a client (how to install it).
+    pub fn unavailable_reason(&self) -> Option<&str> {
+        self.inner.binary.as_ref().err().map(String::as_str)
+    }
+
+    /// The binary the pool runs.
+    pub fn binary(&self) -> Option<&Path> {
+        self.inner.binary.as_ref().ok().map(PathBuf::as_path)
+    }
+
+    /// The most processes that run at once.
+    pub fn size(&self) -> usize {
+        self.inner.count
+    }
+
+    /// Processes started so far (restarts included).
+    pub fn spawned(&self) -> u64 {
+        self.inner.spawned.load(Ordering::Relaxed)
+    }
+
+    /// Processes killed so far (crashed, hung or broken).
+    pub fn killed(&self) -> u64 {
+        self.inner.killed.load(Ordering::Relaxed)
+    }
+
+    /// The process ids of the running engines.
+    pub fn live_pids(&self) -> Vec<u32> {
+        self.inner.live_pids.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+
+    /// Runs one search on a process of its own, within `limits` (deadline,
+    /// node cap, cancellation); `on_depth` hears each completed depth.
+    pub async fn search(
+        &self,
+        job: &SearchJob,
+        limits: &SearchLimits,
+        mut on_depth: impl FnMut(&DepthReport) + Send,
+    ) -> Result<SearchOutput, EngineError> {
+        let binary = self.inner.binary.clone().map_err(EngineError::Unavailable)?;
+        let config = &self.inner.config;
+        let wait = config.queue_wait.min(limits.remaining().saturating_sub(MIN_SEARCH));
+        let permit = match tokio::time::timeout(wait, Arc::clone(&self.inner.permits).acquire_owned()).await {
+            Ok(Ok(permit)) => permit,
+            _ => return Err(self.busy()),
+        };
+        let (engine, permit) = match self.take_idle(job.session) {
+            Some(engine) => (engine, permit),
+            None => self.start_within(&binary, permit, limits).await?,
+        };
+        let mut checkout = Checkout {
+            pool: Arc::clone(&self.inner),
+            engine: Some(engine),
+            permit: Some(permit),
+        };
+        let ready_timeout = config.ready_timeout.min(limits.remaining() + config.stop_grace);
+        let result = match checkout.engine.as_mut() {
+            Some(engine) => match engine.prepare(job, ready_timeout).await {
+                Ok(()) => {
+                    engine
+                        .search(job, limits, config.answer_wait, config.stop_grace, &mut on_depth)
+                        .await
+                }
+                Err(e) => Err(e),
+            },
+            None => Err(EngineError::Protocol("no engine checked out".into())),
+        };
+        if let Err(e) = &result {
+            tracing::warn!(error = %e, "engine failed; killing it, the next search starts a fresh one");
+            checkout.kill().await;
+        }
+        result
+    }
+
+    fn busy(&self) -> EngineError {
+        metrics::counter!("kibitz_engine_busy_total").increment(1);
+        EngineError::Busy {
+            engines: self.inner.count,
+            retry_after_secs: self.inner.config.queue_wait.as_secs().max(1),
+        }
+    }
+
+    /// Starts a process for a search that holds `permit`. Starting takes a
+    /// while (Stockfish loads its network: about 0.25 s on this project's
+    /// machines), so it runs as a task of its own: a search whose time runs
+    /// out first is refused as busy, and the task puts the new process in
+    /// the pool when it is ready. The permit travels with the process until
+    /// then, so the processes never outnumber the permits.
+    async fn start_within(
+        &self,
+        binary: &Path,
+        permit: OwnedSemaphorePermit,
+        limits: &SearchLimits,
+    ) -> Result<(UciEngine, OwnedSemaphorePermit), EngineError> {
+        let (tx, rx) = oneshot::channel();
+        let pool = self.clone();
+        let binary = binary.to_path_buf();
+        tokio::spawn(async move {
+            let started = pool.spawn(&binary).await.map(|engine| (engine, permit));
+            // Nobody waits any more: the process joins the idle ones.
+            if let Err(Ok((engine, _permit))) = tx.send(started) {
+                pool.inner.put_back(engine);
+            }
+        });
+        let wait = limits.remaining().saturating_sub(MIN_SEARCH);
+        match tokio::time::timeout(wait, rx).await {
+            Ok(Ok(started)) => started,
+            Ok(Err(_)) => Err(EngineError::Spawn("the start-up task ended without an answer".into())),
+            Err(_) => Err(self.busy()),
+        }
+    }
+
+    /// Starts processes up to the pool's size ahead of the first searches
+    /// (optional: without it they start at first use). Returns how many
+    /// are idle afterwards.
+    pub async fn warm_up(&self) -> Result<usize, EngineError> {
+        let binary = self.inner.binary.clone().map_err(EngineError::Unavailable)?;
+        // Holding every free permit, the idle processes should number as
+        // many: each busy process holds one of the others.
+        let mut held = Vec::new();
+        while let Ok(permit) = Arc::clone(&self.inner.permits).try_acquire_owned() {
+            held.push(permit);
+        }
+        let idle = self.inner.idle.lock().map(|i| i.len()).unwrap_or(0);
+        for _ in idle..held.len() {
+            let engine = self.spawn(&binary).await?;
+            self.inner.put_back(engine);
+        }
+        drop(held);
+        Ok(self.inner.idle.lock().map(|i| i.len()).unwrap_or(0))
+    }
+
+    fn take_idle(&self, session: Option<u64>) -> Option<UciEngine> {
+        let mut idle = self.inner.idle.lock().ok()?;
+        // The process that served this session keeps its hash: prefer it.
+        let index = session
+            .and_then(|s| idle.iter().position(|e| e.session() == Some(s)))
+            .or_else(|| idle.len().checked_sub(1))?;
+        Some(idle.swap_remove(index))
+    }
+
+    async fn spawn(&self, binary: &Path) -> Result<UciEngine, EngineError> {
+        let config = &self.inner.config;
+        let mut engine = UciEngine::spawn(binary, config.handshake_timeout).await?;
+        self.inner.spawned.fetch_add(1, Ordering::Relaxed);
+        if let (Some(pid), Ok(mut pids)) = (engine.pid(), self.inner.live_pids.lock()) {
+            pids.push(pid);
+        }
+        let setup = async {
+            if engine.has_option("Hash") {
+                engine.set_option("Hash", &config.hash_mib.to_string()).await?;
+            }
+            if engine.has_option("Threads") {
+                engine.set_option("Threads", &config.threads.to_string()).await?;
+            }
+            engine.sync(config.ready_timeout).await
+        };
+        match setup.await {
+            Ok(()) => {
+                tracing::info!(pid = engine.pid(), name = engine.name(), "engine started");
+                Ok(engine)
+            }
+            Err(e) => {
+                self.inner.forget(engine.pid());
+                engine.kill().await;
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Inner {
+    /// Counts a process killed (crashed, hung, broken) and forgets it.
+    fn record_kill(&self, pid: Option<u32>) {
+        self.killed.fetch_add(1, Ordering::Relaxed);
+        metrics::counter!("kibitz_engine_killed_total").increment(1);
+        self.forget(pid);
+    }
+
+    fn forget(&self, pid: Option<u32>) {
+        if let (Some(pid), Ok(mut pids)) = (pid, self.live_pids.lock()) {
+            pids.retain(|p| *p != pid);
+        }
+    }
+
+    fn put_back(&self, engine: UciEngine) {
+        if let Ok(mut idle) = self.idle.lock() {
+            idle.push(engine);
+        }
+    }
+}
+
+/// A process lent to one search, with its permit. Dropped with the process
+/// idle, it goes back to the pool; dropped mid-command (the search's future
+/// was dropped), a background task recovers or kills it.
+struct Checkout {
+    pool: Arc<Inner>,
+    engine: Option<UciEngine>,
+    permit: Option<OwnedSemaphorePermit>,
+}
+
+impl Checkout {
+    async fn kill(&mut self) {
+        if let Some(engine) = self.engine.take() {
+            self.pool.record_kill(engine.pid());
+            engine.kill().await;
+        }
+        // The permit goes with the checkout's drop: the next search may
+        // start a process only once this one is gone.
+    }
+}
+
+impl Drop for Checkout {
+    fn drop(&mut self) {
+        let Some(mut engine) = self.engine.take() else {
+            return;
+        };
+        if engine.is_idle() {
+            self.pool.put_back(engine);
+            return;
+        }
+        let pool = Arc::clone(&self.pool);
+        let permit = self.permit.take();
+        let grace = pool.config.stop_grace;
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
+            // No runtime to finish the job: the process dies with `engine`
+            // (kill_on_drop).
+            pool.record_kill(engine.pid());
+            return;
+        };
+        runtime.spawn(async move {
+            // Holding the permit: until this settles, the process is not
+            // free for anyone else.
+            let _permit = permit;
+            match engine.recover(grace, pool.config.ready_timeout).await {
+                Ok(()) => pool.put_back(engine),
+                Err(e) => {
+                    tracing::warn!(error = %e, "an abandoned search did not stop; killing its engine");
+                    pool.record_kill(engine.pid());
+                    engine.kill().await;
+                }
+            }
+        });
+    }
+}

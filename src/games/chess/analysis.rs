@@ -1,0 +1,231 @@
+//! The answers to chess questions, in the contract's JSON shapes: the
+//! `POST /chess/move` response ([`ChessAnalysis`]) and lichess's
+//! `/api/cloud-eval` shape ([`CloudEval`]), built from an engine's output
+//! checked against the rules (an engine's moves are not trusted).
+
+use super::rules::Color;
+use serde::{Deserialize, Serialize};
+
+use super::accuracy::win_percent;
+use super::rules::{ChessMove, ChessState, SanMove};
+use crate::engines::{EngineError, PvLine, Score};
+
+/// A score in JSON: `{"cp": n}` or `{"mate": n}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvalScore {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl EvalScore {
+    /// The same score from the other side.
+    pub fn flipped(self) -> EvalScore {
+        match self {
+            EvalScore::Cp(cp) => EvalScore::Cp(cp.saturating_neg()),
+            EvalScore::Mate(n) => EvalScore::Mate(n.saturating_neg()),
+        }
+    }
+
+    pub fn to_engine(self) -> Score {
+        match self {
+            EvalScore::Cp(cp) => Score::Cp(cp),
+            EvalScore::Mate(n) => Score::Mate(n),
+        }
+    }
+}
+
+impl From<Score> for EvalScore {
+    fn from(score: Score) -> Self {
+        match score {
+            Score::Cp(cp) => EvalScore::Cp(cp),
+            Score::Mate(n) => EvalScore::Mate(n),
+        }
+    }
+}
+
+/// One principal variation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PvOut {
+    /// UCI moves from the position.
+    pub moves: Vec<String>,
+    /// The same in SAN.
+    pub san: Vec<String>,
+    /// From the side to move's view.
+    pub score: EvalScore,
+    pub depth: u32,
+}
+
+/// The answer to `POST /chess/move`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChessAnalysis {
+    /// `"white"` or `"black"`: who moves.
+    pub player: String,
+    #[serde(rename = "move")]
+    pub best: SanMove,
+    /// From the side to move's view.
+    pub score: EvalScore,
+    /// From White's view, as lichess reports it.
+    pub white_score: EvalScore,
+    /// The side to move's winning chances, 0..100 (lichess's formula).
+    pub win_percent: f64,
+    pub depth: u32,
+    pub nodes: u64,
+    /// Up to `multi_pv` lines, best first.
+    pub pvs: Vec<PvOut>,
+    /// True only for a mate the engine proved.
+    pub solved: bool,
+}
+
+/// The engine's lines as moves the rules accept, best first. Lines whose
+/// first move is not legal are dropped; the rest are cut at the first
+/// illegal move.
+pub fn checked_lines(state: &ChessState, lines: &[PvLine]) -> Vec<PvOut> {
+    lines
+        .iter()
+        .filter_map(|line| {
+            let (moves, san) = state.line(&line.pv);
+            (!moves.is_empty()).then(|| PvOut {
+                moves,
+                san,
+                score: line.score.into(),
+                depth: line.depth,
+            })
+        })
+        .collect()
+}
+
+/// Builds the answer from the engine's best move and lines (a final
+/// search result or one completed depth). The best move is the engine's
+/// `bestmove` when given, else the first line's first move.
+pub fn build_analysis(
+    state: &ChessState,
+    best_move: Option<&str>,
+    lines: &[PvLine],
+    depth: u32,
+    nodes: u64,
+) -> Result<ChessAnalysis, EngineError> {
+    let pvs = checked_lines(state, lines);
+    let best_text = best_move
+        .map(str::to_string)
+        .or_else(|| pvs.first().and_then(|pv| pv.moves.first().cloned()))
+        .ok_or_else(|| EngineError::Protocol("the engine gave no move".into()))?;
+    let best = ChessMove::parse(&best_text)
+        .and_then(|mv| state.san(mv).map(|san| SanMove { uci: mv.uci(), san }))
+        .ok_or_else(|| EngineError::Protocol(format!("the engine's move {best_text:?} is not legal here")))?;
+    // The score of the line that starts with the chosen move (a `stop`
+    // can leave the ranks out of order), else the best line's.
+    let line = pvs
+        .iter()
+        .find(|pv| pv.moves.first() == Some(&best.uci))
+        .or_else(|| pvs.first())
+        .ok_or_else(|| EngineError::Protocol("the engine gave no evaluation".into()))?;
+    let score = line.score;
+    let white_score = match state.side_to_move() {
+        Color::White => score,
+        Color::Black => score.flipped(),
+    };
+    Ok(ChessAnalysis {
+        player: state.player().to_string(),
+        win_percent: win_percent(score.to_engine()),
+        solved: matches!(score, EvalScore::Mate(n) if n != 0),
+        best,
+        score,
+        white_score,
+        depth,
+        nodes,
+        pvs,
+    })
+}
+
+/// One line of a cloud evaluation: White's view, moves space-separated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CloudPv {
+    pub moves: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub cp: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub mate: Option<i32>,
+}
+
+/// lichess's `GET /api/cloud-eval` answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CloudEval {
+    pub fen: String,
+    pub knodes: u64,
+    pub depth: u32,
+    pub pvs: Vec<CloudPv>,
+}
+
+impl CloudEval {
+    /// The cloud-eval view of an analysis of `state`.
+    pub fn from_analysis(state: &ChessState, analysis: &ChessAnalysis) -> CloudEval {
+        let white = state.side_to_move() == Color::White;
+        CloudEval {
+            fen: state.fen(),
+            knodes: analysis.nodes / 1000,
+            depth: analysis.depth,
+            pvs: analysis
+                .pvs
+                .iter()
+                .map(|pv| {
+                    let score = if white { pv.score } else { pv.score.flipped() };
+                    let (cp, mate) = match score {
+                        EvalScore::Cp(cp) => (Some(cp), None),
+                        EvalScore::Mate(n) => (None, Some(n)),
+                    };
+                    CloudPv {
+                        moves: pv.moves.join(" "),
+                        cp,
+                        mate,
+                    }
+                })
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(multipv: u32, score: Score, pv: &[&str]) -> PvLine {
+        PvLine {
+            multipv,
+            depth: 7,
+            seldepth: None,
+            score,
+            pv: pv.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn an_analysis_reads_black_scores_from_whites_view_and_drops_illegal_engine_moves() {
+        let state = ChessState::from_fen_and_moves(None, &["e2e4"]).unwrap_or_default();
+        let lines = [
+            line(1, Score::Cp(-30), &["c7c5", "g1f3", "zz", "d7d6"]),
+            line(2, Score::Cp(-45), &["e2e4"]),
+        ];
+        let a = build_analysis(&state, Some("c7c5"), &lines, 7, 1234);
+        let Ok(a) = a else {
+            panic!("{a:?}");
+        };
+        assert_eq!(a.player, "black");
+        assert_eq!(a.best.san, "c5");
+        assert_eq!(a.score, EvalScore::Cp(-30));
+        assert_eq!(a.white_score, EvalScore::Cp(30));
+        assert_eq!(a.pvs.len(), 1, "the illegal second line is dropped");
+        assert_eq!(a.pvs[0].san, vec!["c5", "Nf3"]);
+        assert!(!a.solved);
+        let json = serde_json::to_value(&a).unwrap_or_default();
+        assert_eq!(json["score"], serde_json::json!({"cp": -30}));
+        assert_eq!(json["move"], serde_json::json!({"uci": "c7c5", "san": "c5"}));
+        let cloud = CloudEval::from_analysis(&state, &a);
+        assert_eq!(cloud.knodes, 1);
+        assert_eq!(
+            serde_json::to_value(&cloud.pvs).unwrap_or_default(),
+            serde_json::json!([{"moves": "c7c5 g1f3", "cp": 30}])
+        );
+        assert!(build_analysis(&state, Some("e2e4"), &lines, 7, 1).is_err());
+    }
+}

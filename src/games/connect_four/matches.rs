@@ -1,0 +1,151 @@
+//! Connect Four matches. X moves first: the person plays X unless the AI
+//! goes first. State: `{"board": [row strings, top first], "human_plays"}`;
+//! move: `{"column"}`, 1-based.
+
+use std::time::Duration;
+
+use rand::RngCore;
+use serde_json::{json, Value};
+
+use crate::arena::games::ArenaGame;
+use crate::core::game::Seat;
+use crate::core::outcome::Outcome;
+use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
+use crate::matches::json::{field_error, int_value, strings, Obj};
+use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
+use crate::matches::GameKind;
+
+use super::solve::{Analysis, ConnectFourSolver};
+use super::{symbol, ConnectFour, Shape};
+
+/// A win that comes later, or a loss that comes later, is a subtler
+/// difference: each further stone of the winner's halves less of it.
+const DISTANCE_DISCOUNT: f64 = 0.8;
+
+pub(crate) struct ConnectFourMatch;
+
+fn seat_named(name: Option<&str>) -> Result<Seat, MatchError> {
+    match name {
+        Some("X") => Ok(0),
+        Some("O") => Ok(1),
+        _ => Err(MatchError::Corrupt(
+            "state.human_plays must be \"X\" or \"O\"".to_string(),
+        )),
+    }
+}
+
+/// A column's value on the levels' scale from the mover's score.
+fn column_value(analysis: &Analysis, score: i32, solved: bool) -> f64 {
+    if !solved {
+        // An estimate: a quarter of a game either way at most.
+        let reach = f64::from(analysis.cells.div_ceil(2).max(1));
+        return 0.5 + 0.25 * (f64::from(score) / reach).clamp(-1.0, 1.0);
+    }
+    let (outcome, plies) = analysis.verdict(score);
+    let plies = f64::from(plies.max(1));
+    match outcome {
+        Outcome::Win => 0.5 + 0.5 * DISTANCE_DISCOUNT.powf((plies - 1.0) / 2.0),
+        Outcome::Loss => 0.5 - 0.5 * DISTANCE_DISCOUNT.powf(((plies - 2.0) / 2.0).max(0.0)),
+        Outcome::Draw => 0.5,
+    }
+}
+
+impl ArenaGame for ConnectFourMatch {
+    /// Tens of milliseconds a move; exact from the middle game on.
+    const ARENA_NODES: Option<u64> = Some(300_000);
+}
+
+impl TurnGame for ConnectFourMatch {
+    type Game = ConnectFour;
+    type Options = Shape;
+    type Position = NoPosition;
+    /// Exact late in the game.
+    const MOVE_BUDGET: MoveBudget = MoveBudget {
+        time: Duration::from_millis(1000),
+        nodes: 3_000_000,
+    };
+
+    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Shape, MatchError> {
+        let obj = Obj::new(raw, "options", true)?;
+        obj.only(&["cols", "rows", "k"])?;
+        Shape::new(obj.int("cols")?, obj.int("rows")?, obj.int("k")?).map_err(|e| MatchError::Options(e.to_string()))
+    }
+
+    fn options_json(shape: &Shape) -> Value {
+        json!({"cols": shape.cols, "rows": shape.rows, "k": shape.k})
+    }
+
+    /// The shape is checked again: a stored one is read without
+    /// [`Shape::new`].
+    fn opening(shape: &Shape) -> Result<ConnectFour, MatchError> {
+        Shape::new(Some(shape.cols.into()), Some(shape.rows.into()), Some(shape.k.into()))
+            .map(ConnectFour::new)
+            .map_err(|e| MatchError::Options(e.to_string()))
+    }
+
+    fn state_json(game: &ConnectFour, human: Seat) -> Value {
+        json!({"board": game.rows(), "human_plays": symbol(human).to_string()})
+    }
+
+    fn parse_state(shape: &Shape, state: &Value) -> Result<(ConnectFour, Seat), MatchError> {
+        let obj = Obj::new(Some(state), "state", false)?;
+        let rows = strings(obj.required("board")?, "state.board")?;
+        let human = seat_named(obj.str("human_plays")?)?;
+        let game =
+            ConnectFour::from_rows(&rows, Some(i64::from(shape.k))).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        if game.shape() != *shape {
+            return Err(MatchError::Corrupt("state.board does not fit the options".to_string()));
+        }
+        Ok((game, human))
+    }
+
+    fn parse_move(game: &ConnectFour, mv: &Value) -> Result<u32, MatchError> {
+        let obj = Obj::new(Some(mv), "move", false)?;
+        obj.only(&["column"])?;
+        let raw = obj.required("column")?;
+        let column = int_value(raw, "move.column")?;
+        let cols = game.shape().cols;
+        if !(1..=i64::from(cols)).contains(&column) {
+            return Err(field_error(
+                "move.column",
+                format!("must be a column from 1 to {cols}"),
+                raw,
+            ));
+        }
+        game.check_column(column)
+            .map_err(|e| MatchError::IllegalMove(e.to_string()))
+    }
+
+    fn move_json(_game: &ConnectFour, column: u32) -> Value {
+        json!({"column": column + 1})
+    }
+
+    fn ai_turn(
+        game: &ConnectFour,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<u32>, MatchError> {
+        Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
+    }
+}
+
+/// How the AI sees the position: its best move and each move's value.
+fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
+    let limits = ctx.limits.search(GameKind::ConnectFour);
+    let analysis = ctx.solvers.of::<ConnectFourSolver>().analyse(game, &limits);
+    let candidates = analysis
+        .columns
+        .iter()
+        .filter_map(|c| {
+            c.score.map(|score| Candidate {
+                mv: c.column,
+                value: column_value(&analysis, score, c.solved),
+            })
+        })
+        .collect();
+    Ok(Choice {
+        best: analysis.best,
+        candidates,
+    })
+}

@@ -1,0 +1,94 @@
+//! Connect Four as the service offers it: its catalog entry, its analysis
+//! endpoint and its reviews.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use serde_json::json;
+
+use super::api::{self, MoveRequest, MoveResponse};
+use super::review::{self as column_review, ColumnMove, Options};
+use super::solve::ConnectFourSolver;
+use super::{DEFAULT_COLS, DEFAULT_K, DEFAULT_ROWS, MAX_SIDE, MIN_K, MIN_SIDE};
+use crate::arena::strategy::names;
+use crate::catalog::{integer, GameEntry};
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::matches::GameKind;
+use crate::review::run::run_review;
+use crate::review::{ReviewError, Step, XO};
+use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::solve::lines::Lines;
+use crate::solve::run::SharedDeadline;
+
+pub struct ConnectFourGame;
+
+impl ServedGame for ConnectFourGame {
+    const ID: &'static str = "connect-four";
+    const ANALYSIS_PATH: &'static str = "/connect-four/move";
+    const DRAWING: &'static str = include_str!("../../../web/connect-four.js");
+    type Request = MoveRequest;
+    type Response = MoveResponse;
+
+    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
+        json_body(&response)
+    }
+
+    fn catalog(_config: &Config) -> GameEntry {
+        let side = (u64::from(MIN_SIDE), u64::from(MAX_SIDE));
+        GameEntry {
+            id: Self::ID,
+            name: "Connect Four",
+            summary: "Drop stones into columns in turn; k in a line (across, down or diagonally) wins. X moves first.",
+            players: 2,
+            chance: false,
+            solved_by: "exact within max_ms (7x6 positions of 15+ stones within the default second), else estimates marked solved: false",
+            endpoints: endpoints::<Self>(),
+            options: vec![
+                integer("cols", json!(DEFAULT_COLS), side, "Columns of the grid."),
+                integer("rows", json!(DEFAULT_ROWS), side, "Rows of the grid."),
+                integer(
+                    "k",
+                    json!(DEFAULT_K),
+                    (u64::from(MIN_K), u64::from(MAX_SIDE)),
+                    "In a line to win, at most the grid's longer side.",
+                ),
+            ],
+            strategies: names(GameKind::ConnectFour),
+        }
+    }
+
+    async fn analyse(
+        services: &Services,
+        request: MoveRequest,
+        shared: Option<SharedDeadline>,
+        lines: Option<Lines>,
+    ) -> Result<MoveResponse, Problem> {
+        api::analyse(services, request, shared, lines).await
+    }
+
+    const REVIEW_PATH: Option<&'static str> = Some("/connect-four/review");
+    const RECORD_SIDES: [&'static str; 2] = XO;
+    type ReviewOptions = Options;
+    type RecordMove = ColumnMove;
+    type ReviewMove = ColumnMove;
+
+    fn record_steps(moves: Vec<ColumnMove>) -> Result<Vec<Step<ColumnMove>>, ReviewError> {
+        Ok(Step::numbered(moves))
+    }
+
+    async fn review(
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<ColumnMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
+    ) -> ReviewResult {
+        let solver: Arc<ConnectFourSolver> = services.solvers.of();
+        run_review(services, max_ms, move |limits, quick| {
+            column_review::review(&solver, &options, &steps, names, limits, quick)
+        })
+        .await
+    }
+}

@@ -1,0 +1,116 @@
+//! Ishitori as the service offers it: its catalog entry, its analysis
+//! endpoint and its reviews.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+
+use serde_json::{json, Value};
+
+use super::api::{self, MoveRequest, MoveResponse};
+use super::review::{self as take_review, Options, TakeMove};
+use super::solve::SubtractionSolver;
+use crate::arena::strategy::names;
+use crate::catalog::{integer, other, GameEntry};
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::matches::GameKind;
+use crate::review::{ReviewError, Step, AB};
+use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::solve::lines::Lines;
+use crate::solve::run::{run_search, SearchBudget, SharedDeadline};
+
+pub struct IshitoriGame;
+
+impl ServedGame for IshitoriGame {
+    const ID: &'static str = "ishitori";
+    const ANALYSIS_PATH: &'static str = "/ishitori/move";
+    const DRAWING: &'static str = include_str!("../../../web/ishitori.js");
+    type Request = MoveRequest;
+    type Response = MoveResponse;
+
+    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
+        json_body(&response)
+    }
+
+    fn catalog(_config: &Config) -> GameEntry {
+        GameEntry {
+            id: Self::ID,
+            name: "Ishitori (subtraction games)",
+            summary: "Take an allowed number of stones from a heap in turn; with misere the last taker loses.",
+            players: 2,
+            chance: false,
+            solved_by: "exact: the periodic win/loss rule of the take set, any heap up to 2^64-1",
+            endpoints: endpoints::<Self>(),
+            options: vec![
+                integer(
+                    "remaining",
+                    json!(21),
+                    (0, u64::MAX),
+                    "One heap's size (or give heaps); a decimal string is accepted too.",
+                ),
+                other(
+                    "heaps",
+                    "array",
+                    Value::Null,
+                    "Several heap sizes instead of remaining.",
+                ),
+                other(
+                    "take",
+                    "array",
+                    json!([1, 2, 3]),
+                    "The amounts a move may take (distinct positive integers).",
+                ),
+                other(
+                    "misere",
+                    "boolean",
+                    json!(true),
+                    "true: whoever takes the last stone loses.",
+                ),
+            ],
+            strategies: names(GameKind::Ishitori),
+        }
+    }
+
+    /// Answered at once (a rule, not a search): nothing to stream.
+    async fn analyse(
+        services: &Services,
+        request: MoveRequest,
+        shared: Option<SharedDeadline>,
+        _lines: Option<Lines>,
+    ) -> Result<MoveResponse, Problem> {
+        api::analyse(services, request, shared).await
+    }
+
+    const REVIEW_PATH: Option<&'static str> = Some("/ishitori/review");
+    const RECORD_SIDES: [&'static str; 2] = AB;
+    type ReviewOptions = Options;
+    type RecordMove = TakeMove;
+    type ReviewMove = TakeMove;
+
+    fn record_steps(moves: Vec<TakeMove>) -> Result<Vec<Step<TakeMove>>, ReviewError> {
+        Ok(Step::numbered(moves))
+    }
+
+    async fn review(
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<TakeMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
+    ) -> ReviewResult {
+        // Cheap to check first: an illegal record never waits for a worker.
+        if let Err(e) = take_review::validate(&options, &steps, names) {
+            return Ok(Err(e));
+        }
+        let solver: Arc<SubtractionSolver> = services.solvers.of();
+        run_search(
+            &services.config,
+            &services.search_pool,
+            "review",
+            SearchBudget::own(max_ms),
+            move |limits| take_review::review(&solver, &options, &steps, names, limits),
+        )
+        .await
+    }
+}

@@ -1,0 +1,127 @@
+//! Nine Square as the service offers it: its catalog entry, its analysis
+//! endpoint and its matches' reviews (it has no stateless review).
+
+use bytes::Bytes;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::api::{self, MoveRequest, MoveResponse};
+use super::review::{self as turn_review, Turn};
+use crate::arena::strategy::names;
+use crate::catalog::GameEntry;
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::matches::{Actor, GameKind};
+use crate::review::history::{corrupt, parse, seat_of};
+use crate::review::{ReviewError, Step, XO};
+use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::solve::lines::Lines;
+use crate::solve::run::{run_search, SearchBudget, SharedDeadline};
+use crate::store::StoredMatch;
+
+pub struct NineSquareGame;
+
+/// Nine Square has no options.
+#[derive(Default, Deserialize)]
+pub struct NoOptions {}
+
+impl ServedGame for NineSquareGame {
+    const ID: &'static str = "nine-square";
+    const ANALYSIS_PATH: &'static str = "/nine-square/move";
+    const DRAWING: &'static str = include_str!("../../../web/nine-square.js");
+    type Request = MoveRequest;
+    type Response = MoveResponse;
+
+    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
+        json_body(&response)
+    }
+
+    fn catalog(_config: &Config) -> GameEntry {
+        GameEntry {
+            id: Self::ID,
+            name: "Nine Square",
+            summary: "Roll a die and place that many marks on a 9x9 grid of nine boxes; lines of three in a box and of nine across score.",
+            players: 2,
+            chance: true,
+            solved_by: "estimate: a dice-aware search with chance nodes, exact in the endgame",
+            endpoints: endpoints::<Self>(),
+            options: vec![],
+            strategies: names(GameKind::NineSquare),
+        }
+    }
+
+    async fn analyse(
+        services: &Services,
+        request: MoveRequest,
+        shared: Option<SharedDeadline>,
+        lines: Option<Lines>,
+    ) -> Result<MoveResponse, Problem> {
+        api::analyse(services, request, shared, lines).await
+    }
+
+    const REVIEW_PATH: Option<&'static str> = None;
+    const RECORD_SIDES: [&'static str; 2] = XO;
+    type ReviewOptions = NoOptions;
+    type RecordMove = Turn;
+    type ReviewMove = Turn;
+
+    fn record_steps(moves: Vec<Turn>) -> Result<Vec<Step<Turn>>, ReviewError> {
+        Ok(Step::numbered(moves))
+    }
+
+    fn stored_steps(stored: &StoredMatch, names: [&'static str; 2]) -> Result<Vec<Step<Turn>>, Problem> {
+        stored_steps(stored, names)
+    }
+
+    /// Never proved but at the very end: no quick first try, the whole
+    /// budget on the search pool.
+    async fn review(
+        services: &Services,
+        _options: NoOptions,
+        steps: Vec<Step<Turn>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
+    ) -> ReviewResult {
+        run_search(
+            &services.config,
+            &services.search_pool,
+            "review",
+            SearchBudget::own(max_ms),
+            move |limits| turn_review::review(&steps, names, limits),
+        )
+        .await
+    }
+}
+
+/// Nine Square's turns: each move with the roll of the dice entry before it.
+pub fn stored_steps(stored: &StoredMatch, names: [&str; 2]) -> Result<Vec<Step<Turn>>, Problem> {
+    #[derive(Deserialize)]
+    struct Cell {
+        row: i64,
+        col: i64,
+    }
+    #[derive(Deserialize)]
+    struct Placements {
+        placements: Vec<Cell>,
+    }
+    let mut steps = Vec::new();
+    let mut rolled: Option<u32> = None;
+    for event in &stored.history {
+        let entry = &event.entry;
+        if entry.actor == Actor::Dice {
+            rolled = Some(entry.roll.ok_or_else(|| corrupt("a dice entry without its roll"))?);
+            continue;
+        }
+        let dice = rolled.take().ok_or_else(|| corrupt("a turn without its roll"))?;
+        let mv: Placements = parse(entry.mv.as_ref().unwrap_or(&Value::Null), "move")?;
+        steps.push(Step {
+            ply: entry.ply,
+            seat: Some(seat_of(entry.actor, names)?),
+            mv: Turn {
+                dice: i64::from(dice),
+                placements: mv.placements.into_iter().map(|c| (c.row, c.col)).collect(),
+            },
+        });
+    }
+    Ok(steps)
+}

@@ -1,0 +1,170 @@
+//! Othello matches. Black (X) moves first: the person plays X unless the AI
+//! goes first. Options `{size}` (4, 6 or 8; default 8); state `{"board":
+//! [row strings, top first], "to_move", "human_plays"}`; move `{"square":
+//! "d3"}`. A side with no square passes by itself (the history records
+//! `{"pass": true}`); the result counts discs, empties to the winner.
+
+use std::time::Duration;
+
+use rand::RngCore;
+use serde_json::{json, Value};
+
+use super::analyse::OthelloEngine;
+use super::board::{symbol, Othello, BLACK};
+use super::geometry::Size;
+use super::parse::parse_position;
+use super::players::{greedy_move, level_settings, level_value};
+use super::square::OthelloMove;
+use crate::arena::games::{ArenaGame, Player};
+use crate::arena::players::Chooser;
+use crate::arena::strategy::Strategy;
+use crate::arena::ArenaError;
+use crate::core::game::{GameOutcome, Seat};
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores, Winner};
+use crate::matches::json::{int_value, strings, Obj};
+use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
+use crate::matches::GameKind;
+
+pub(crate) struct OthelloMatch;
+
+fn size_of(side: i64) -> Result<Size, MatchError> {
+    u32::try_from(side)
+        .ok()
+        .and_then(Size::from_side)
+        .ok_or_else(|| MatchError::Options(format!("size = {side}; expected 4, 6 or 8")))
+}
+
+impl TurnGame for OthelloMatch {
+    type Game = Othello;
+    type Options = Size;
+    type Position = NoPosition;
+    /// Disc counts: the result carries the final scores.
+    const KEEPS_SCORE: bool = true;
+    const MOVE_BUDGET: MoveBudget = MoveBudget {
+        time: Duration::from_millis(1000),
+        nodes: 2_000_000,
+    };
+
+    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Size, MatchError> {
+        let obj = Obj::new(raw, "options", true)?;
+        obj.only(&["size"])?;
+        match obj.get("size") {
+            None | Some(Value::Null) => Ok(Size::Eight),
+            Some(raw) => size_of(int_value(raw, "options.size")?),
+        }
+    }
+
+    fn options_json(size: &Size) -> Value {
+        json!({"size": size.side()})
+    }
+
+    fn opening(size: &Size) -> Result<Othello, MatchError> {
+        Ok(Othello::new(*size))
+    }
+
+    fn state_json(game: &Othello, human: Seat) -> Value {
+        json!({
+            "board": game.rows(),
+            "to_move": symbol(game.to_move()).to_string(),
+            "human_plays": symbol(human).to_string(),
+        })
+    }
+
+    fn parse_state(size: &Size, state: &Value) -> Result<(Othello, Seat), MatchError> {
+        let obj = Obj::new(Some(state), "state", false)?;
+        let rows = strings(obj.required("board")?, "state.board")?;
+        let human = match obj.str("human_plays")? {
+            Some("X") => BLACK,
+            Some("O") => 1 - BLACK,
+            _ => {
+                return Err(MatchError::Corrupt(
+                    "state.human_plays must be \"X\" or \"O\"".to_string(),
+                ))
+            }
+        };
+        let game = parse_position(Some(i64::from(size.side())), &rows, obj.str("to_move")?)
+            .map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        Ok((game, human))
+    }
+
+    fn parse_move(game: &Othello, mv: &Value) -> Result<OthelloMove, MatchError> {
+        let obj = Obj::new(Some(mv), "move", false)?;
+        obj.only(&["square", "pass"])?;
+        let mv: OthelloMove =
+            serde_json::from_value(mv.clone()).map_err(|e| MatchError::IllegalMove(format!("move: {e}")))?;
+        let mut after = *game;
+        after.try_play(mv).map_err(|e| MatchError::IllegalMove(e.to_string()))?;
+        Ok(mv)
+    }
+
+    fn move_json(_game: &Othello, mv: OthelloMove) -> Value {
+        serde_json::to_value(mv).unwrap_or(Value::Null)
+    }
+
+    fn forced_move(game: &Othello) -> Option<OthelloMove> {
+        game.must_pass().then_some(OthelloMove::Pass)
+    }
+
+    fn ai_turn(
+        game: &Othello,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<OthelloMove>, MatchError> {
+        if game.must_pass() {
+            return Ok(vec![OthelloMove::Pass]);
+        }
+        let limits = ctx.limits.search(GameKind::Othello);
+        let engine = ctx.solvers.of::<OthelloEngine>();
+        let analysis = engine.analyse_with(game, &limits, &level_settings(ai.level));
+        let candidates = level_value(&analysis)
+            .into_iter()
+            .map(|(mv, value)| Candidate { mv, value })
+            .collect();
+        let choice = Choice {
+            best: analysis.best,
+            candidates,
+        };
+        Ok(vec![choice.pick(ai, rng)])
+    }
+
+    fn end_reason(_game: &Othello, _outcome: GameOutcome) -> EndReason {
+        EndReason::NoMove
+    }
+
+    fn unrecorded_end_reason(_winner: Winner, _state: &Value) -> EndReason {
+        EndReason::NoMove
+    }
+
+    /// Discs, empties to the winner (the FFO convention the scores use).
+    fn scores(game: &Othello, human: Seat) -> Option<Scores> {
+        let margin = i64::from(game.final_score(human));
+        let squares = i64::from(game.size().squares());
+        let human_discs = (squares + margin) / 2;
+        Some(Scores {
+            human: human_discs,
+            ai: squares - human_discs,
+        })
+    }
+}
+
+impl ArenaGame for OthelloMatch {
+    const OWN_NAMES: &'static [&'static str] = &["greedy"];
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        (name == "greedy").then_some(Strategy::Greedy)
+    }
+
+    fn own_player(strategy: Strategy, _: &Size, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
+        Ok((strategy == Strategy::Greedy).then(|| Box::new(Greedy) as Player<Self>))
+    }
+}
+
+/// The move that turns the most discs.
+pub struct Greedy;
+
+impl Chooser<Othello> for Greedy {
+    fn choose(&mut self, game: &Othello, _: &mut dyn RngCore) -> Result<Vec<OthelloMove>, ArenaError> {
+        Ok(vec![greedy_move(game)])
+    }
+}

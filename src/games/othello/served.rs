@@ -1,0 +1,83 @@
+//! Othello as the service offers it: its catalog entry, its analysis
+//! endpoint and its reviews.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde_json::json;
+
+use super::analyse::OthelloEngine;
+use super::api::{self, MoveRequest, MoveResponse};
+use super::review::{self as square_review, Options};
+use super::square::OthelloMove;
+use crate::arena::strategy::names;
+use crate::catalog::{integer, GameEntry};
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::matches::GameKind;
+use crate::review::run::run_review;
+use crate::review::{ReviewError, Step, XO};
+use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::solve::lines::Lines;
+use crate::solve::run::SharedDeadline;
+
+pub struct OthelloGame;
+
+impl ServedGame for OthelloGame {
+    const ID: &'static str = "othello";
+    const ANALYSIS_PATH: &'static str = "/othello/move";
+    const DRAWING: &'static str = include_str!("../../../web/othello.js");
+    type Request = MoveRequest;
+    type Response = MoveResponse;
+
+    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
+        json_body(&response)
+    }
+
+    fn catalog(_config: &Config) -> GameEntry {
+        GameEntry {
+            id: Self::ID,
+            name: "Othello (Reversi)",
+            summary: "Place a disc to flank the opponent's in a line and turn them; a side with no such move passes. Most discs at the end wins. X (black) moves first.",
+            players: 2,
+            chance: false,
+            solved_by: "exact in the endgame within max_ms (final disc difference, empties to the winner), else a midgame search's estimate marked solved: false",
+            endpoints: endpoints::<Self>(),
+            options: vec![integer("size", json!(8), (4, 8), "Side of the board: 4, 6 or 8.")],
+            strategies: names(GameKind::Othello),
+        }
+    }
+
+    async fn analyse(
+        services: &Services,
+        request: MoveRequest,
+        shared: Option<SharedDeadline>,
+        lines: Option<Lines>,
+    ) -> Result<MoveResponse, Problem> {
+        api::analyse(services, request, shared, lines).await
+    }
+
+    const REVIEW_PATH: Option<&'static str> = Some("/othello/review");
+    const RECORD_SIDES: [&'static str; 2] = XO;
+    type ReviewOptions = Options;
+    type RecordMove = OthelloMove;
+    type ReviewMove = OthelloMove;
+
+    fn record_steps(moves: Vec<OthelloMove>) -> Result<Vec<Step<OthelloMove>>, ReviewError> {
+        Ok(Step::numbered(moves))
+    }
+
+    async fn review(
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<OthelloMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
+    ) -> ReviewResult {
+        let engine: Arc<OthelloEngine> = services.solvers.of();
+        run_review(services, max_ms, move |limits, quick| {
+            square_review::review(&engine, &options, &steps, names, limits, quick)
+        })
+        .await
+    }
+}

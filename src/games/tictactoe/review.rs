@@ -1,0 +1,143 @@
+//! Tic-tac-toe (m,n,k) reviews. Options `{rows, cols, k}` as for a match;
+//! moves `{row, col}`, X first.
+//!
+//! Every position is analysed by the shared solver (so a reviewed game
+//! warms the memo that `/tictactoe/move` and the AI use, and a game seen
+//! before costs memo look-ups). Its values are the solver's: a proved
+//! outcome with the plies to the end, or on boards too big to prove within
+//! the budget the search's score with `exact: false`.
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+
+use super::solve::{MoveAnalysis, TicTacToeSolver};
+use super::{Position, TicTacToe, TicTacToeError};
+use crate::review::driver::{self, MoveValue, Valuation, Valuer};
+use crate::review::{outcome_value, Review, ReviewError, Step};
+use crate::solve::limits::SearchLimits;
+
+/// An unproved score at this magnitude counts as a quarter of a game
+/// either way (the solver's estimates stay within 500,000).
+const HEURISTIC_SCALE: f64 = 500_000.0;
+
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct Options {
+    pub rows: Option<i64>,
+    pub cols: Option<i64>,
+    pub k: Option<i64>,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize)]
+pub struct CellMove {
+    pub row: i64,
+    pub col: i64,
+}
+
+/// The opening position of these options.
+pub fn start(options: &Options) -> Result<Position, ReviewError> {
+    let side = |v: Option<i64>, name: &str| -> Result<usize, ReviewError> {
+        match v {
+            None => Ok(3),
+            Some(n) => usize::try_from(n)
+                .ok()
+                .filter(|n| (1..=19).contains(n))
+                .ok_or_else(|| ReviewError::Options(format!("{name} must be an integer from 1 to 19 (got {n})"))),
+        }
+    };
+    let rows = side(options.rows, "rows")?;
+    let cols = side(options.cols, "cols")?;
+    let k = Position::win_length(options.k).map_err(|e| ReviewError::Options(e.to_string()))?;
+    Position::new_game(rows, cols, k).map_err(|e| ReviewError::Options(e.to_string()))
+}
+
+/// The cell index of a record's move, if it is legal in `game`.
+fn read(game: &TicTacToe, mv: &CellMove) -> Result<usize, String> {
+    let Some(current) = game.position() else {
+        return Err("the game is already over".to_string());
+    };
+    let index = match (usize::try_from(mv.row), usize::try_from(mv.col)) {
+        (Ok(r), Ok(c)) => current.board().index_of(r, c),
+        _ => None,
+    };
+    let Some(index) = index else {
+        return Err(if mv.row < 0 || mv.col < 0 {
+            format!(
+                "row {}, column {} is off the board; rows and columns count from 0",
+                mv.row, mv.col
+            )
+        } else {
+            TicTacToeError::OffBoard {
+                row: usize::try_from(mv.row).unwrap_or(usize::MAX),
+                col: usize::try_from(mv.col).unwrap_or(usize::MAX),
+                rows: current.rows(),
+                cols: current.cols(),
+            }
+            .to_string()
+        });
+    };
+    current.play(index).map(|_| index).map_err(|e| e.to_string())
+}
+
+/// A move's value: the solver's score (its rank: a faster win or a slower
+/// loss scores higher), proved outcome and plies to the end.
+impl MoveValue for MoveAnalysis {
+    type Rank = i32;
+
+    fn rank(&self) -> i32 {
+        self.score
+    }
+
+    /// Exact when proved, else the score's estimate mapped into (0.25, 0.75).
+    fn points(&self) -> f64 {
+        match self.outcome {
+            Some(outcome) => outcome.points(),
+            None => 0.5 + 0.25 * (f64::from(self.score) / HEURISTIC_SCALE).clamp(-1.0, 1.0),
+        }
+    }
+
+    fn shown(&self) -> Value {
+        outcome_value(self.outcome, self.plies_to_end, self.points(), Some(self.score))
+    }
+}
+
+impl Valuer<TicTacToe> for TicTacToeSolver {
+    type Value = MoveAnalysis;
+
+    fn value(
+        &self,
+        game: &TicTacToe,
+        _played: usize,
+        limits: &SearchLimits,
+    ) -> Result<Valuation<usize, MoveAnalysis>, ReviewError> {
+        let Some(position) = game.position() else {
+            return Err(ReviewError::Unavailable("the game is already over".to_string()));
+        };
+        let analysis = self.analyse(&position, limits);
+        // Every move proved: then the best moves are complete too.
+        let proved = analysis.solved && analysis.moves.iter().all(|m| m.outcome.is_some());
+        Ok(Valuation::Moves {
+            moves: analysis.moves.into_iter().map(|m| (m.index, m)).collect(),
+            proved,
+        })
+    }
+
+    fn show(&self, game: &TicTacToe, index: usize) -> Value {
+        let cols = game.board().cols();
+        json!({"row": index / cols, "col": index % cols})
+    }
+}
+
+/// Validates the whole record before any search, then reviews it within
+/// `limits`. With `give_up_inexact`, stops (None) at the first position
+/// not proved: the cheap first try of a request.
+pub fn review(
+    solver: &TicTacToeSolver,
+    options: &Options,
+    steps: &[Step<CellMove>],
+    names: [&str; 2],
+    limits: &SearchLimits,
+    give_up_inexact: bool,
+) -> Result<Option<Review>, ReviewError> {
+    let decisions = driver::replay(TicTacToe::from(start(options)?), steps, names, read)?;
+    driver::review("tictactoe", &decisions, names, solver, limits, give_up_inexact)
+}

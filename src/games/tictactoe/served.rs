@@ -1,0 +1,97 @@
+//! Tic-tac-toe as the service offers it: its catalog entry, its analysis
+//! endpoint and its reviews.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde_json::{json, Value};
+
+use super::api::{self, AnswerCache, MoveRequest};
+use super::review::{self as cell_review, CellMove, Options};
+use super::solve::TicTacToeSolver;
+use super::MAX_SIDE;
+use crate::arena::strategy::names;
+use crate::catalog::{integer, GameEntry};
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::matches::GameKind;
+use crate::review::run::run_review;
+use crate::review::{ReviewError, Step, XO};
+use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
+use crate::solve::lines::Lines;
+use crate::solve::run::SharedDeadline;
+
+pub struct TicTacToeGame;
+
+impl ServedGame for TicTacToeGame {
+    const ID: &'static str = "tictactoe";
+    const ANALYSIS_PATH: &'static str = "/tictactoe/move";
+    const DRAWING: &'static str = include_str!("../../../web/tictactoe.js");
+    type Request = MoveRequest;
+    /// The finished body: proved answers are kept as bodies (see
+    /// [`AnswerCache`]).
+    type Response = Bytes;
+
+    fn body(response: Bytes) -> Result<Bytes, Problem> {
+        Ok(response)
+    }
+
+    fn catalog(_config: &Config) -> GameEntry {
+        let side = (1, MAX_SIDE as u64);
+        GameEntry {
+            id: Self::ID,
+            name: "Tic-tac-toe (m,n,k)",
+            summary: "Place X and O in turn; k in a row (across, down or diagonally) wins. X moves first.",
+            players: 2,
+            chance: false,
+            solved_by: "exact on 3x3 and 4x4; exact within max_ms on small boards, else the best found with proved results marked",
+            endpoints: endpoints::<Self>(),
+            options: vec![
+                integer("rows", json!(3), side, "Rows of the board."),
+                integer("cols", json!(3), side, "Columns of the board."),
+                integer("k", Value::Null, side, "In a row to win; default the longer side up to 5x5, else 5."),
+            ],
+            strategies: names(GameKind::Tictactoe),
+        }
+    }
+
+    async fn analyse(
+        services: &Services,
+        request: MoveRequest,
+        shared: Option<SharedDeadline>,
+        lines: Option<Lines>,
+    ) -> Result<Bytes, Problem> {
+        api::analyse(services, request, shared, lines).await
+    }
+
+    fn record_metrics(services: &Services) {
+        let memo = services.solvers.of::<TicTacToeSolver>().memo_stats();
+        crate::serve::memo_gauges(Self::ID, "memo", &memo);
+        let answers = services.solvers.of::<AnswerCache>().stats();
+        crate::serve::memo_gauges(Self::ID, "answer_cache", &answers);
+    }
+
+    const REVIEW_PATH: Option<&'static str> = Some("/tictactoe/review");
+    const RECORD_SIDES: [&'static str; 2] = XO;
+    type ReviewOptions = Options;
+    type RecordMove = CellMove;
+    type ReviewMove = CellMove;
+
+    fn record_steps(moves: Vec<CellMove>) -> Result<Vec<Step<CellMove>>, ReviewError> {
+        Ok(Step::numbered(moves))
+    }
+
+    async fn review(
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<CellMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
+    ) -> ReviewResult {
+        let solver: Arc<TicTacToeSolver> = services.solvers.of();
+        run_review(services, max_ms, move |limits, quick| {
+            cell_review::review(&solver, &options, &steps, names, limits, quick)
+        })
+        .await
+    }
+}

@@ -1,0 +1,180 @@
+//! The registry's games over HTTP: each game's analysis and review routes,
+//! and the tables by id that `/analyze` and match reviews look a game up in.
+//! Written once for every game (generic over [`ServedGame`]); no game is
+//! named here.
+
+use std::sync::OnceLock;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, Method};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{post, MethodRouter};
+use futures_util::future::BoxFuture;
+use serde::Deserialize;
+
+use super::extract::{parse_object, ApiJson};
+use super::state::AppState;
+use super::stream;
+use crate::core::problem::Problem;
+use crate::registry::{each_game, Visitor};
+use crate::review::history::{match_names, parse};
+use crate::review::{Review, ReviewError, Step};
+use crate::serve::ServedGame;
+use crate::solve::run::SharedDeadline;
+use crate::store::StoredMatch;
+
+/// A route as `http::routes` lists it.
+pub type Route = (Method, &'static str, MethodRouter<AppState>);
+
+/// Every served game's routes: its analysis, and its stateless review when
+/// it has one.
+pub fn routes() -> Vec<Route> {
+    struct Routes(Vec<Route>);
+    impl Visitor for Routes {
+        fn visit<G: ServedGame>(&mut self) {
+            self.0.push((Method::POST, G::ANALYSIS_PATH, post(analysis::<G>)));
+            if let Some(path) = G::REVIEW_PATH {
+                self.0.push((Method::POST, path, post(record_review::<G>)));
+            }
+        }
+    }
+    let mut routes = Routes(Vec::new());
+    each_game(&mut routes);
+    routes.0
+}
+
+/// `POST` of a game's analysis endpoint: its answer, or its NDJSON lines
+/// when the client streams.
+async fn analysis<G: ServedGame>(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(request): ApiJson<G::Request>,
+) -> Result<Response, Problem> {
+    let search = move |lines| async move { G::analyse(&state, request, None, lines).await };
+    stream::plain_or_lines_with(&headers, search, G::body).await
+}
+
+/// A stateless review's body: the record's options and moves.
+#[derive(Deserialize)]
+#[serde(bound = "O: serde::de::DeserializeOwned, M: serde::de::DeserializeOwned")]
+struct Record<O, M> {
+    #[serde(default)]
+    options: Option<O>,
+    moves: Vec<M>,
+    max_ms: Option<u64>,
+}
+
+async fn record_review<G: ServedGame>(
+    State(state): State<AppState>,
+    ApiJson(record): ApiJson<Record<G::ReviewOptions, G::RecordMove>>,
+) -> Result<Response, Problem> {
+    let client_error = |e: ReviewError| Problem::unprocessable(e.to_string());
+    let steps = G::record_steps(record.moves).map_err(client_error)?;
+    let options = record.options.unwrap_or_default();
+    let review = G::review(&state, options, steps, G::RECORD_SIDES, record.max_ms)
+        .await?
+        .map_err(client_error)?;
+    Ok(review_body(review_json(&review)?))
+}
+
+pub fn review_json(review: &Review) -> Result<Bytes, Problem> {
+    serde_json::to_vec(review)
+        .map(Bytes::from)
+        .map_err(|e| Problem::internal(&e))
+}
+
+pub fn review_body(body: Bytes) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// A stored match that does not replay is the server's fault; a match too
+/// big to review is not.
+pub fn stored_error(error: ReviewError) -> Problem {
+    match error {
+        ReviewError::Unavailable(_) => Problem::unprocessable(error.to_string()),
+        other => Problem::internal(&format!("the stored match does not replay: {other}")),
+    }
+}
+
+/// One position of a batch, answered as the game's endpoint answers it.
+type AnalyseJson = for<'a> fn(&'a AppState, &'a [u8], SharedDeadline) -> BoxFuture<'a, Result<Bytes, Problem>>;
+/// A stored match's review.
+type ReviewStored = for<'a> fn(&'a AppState, &'a StoredMatch, Option<u64>) -> BoxFuture<'a, Result<Review, Problem>>;
+
+struct Entry {
+    id: &'static str,
+    analyse: AnalyseJson,
+    review_stored: ReviewStored,
+}
+
+fn entries() -> &'static [Entry] {
+    static ENTRIES: OnceLock<Vec<Entry>> = OnceLock::new();
+    ENTRIES.get_or_init(|| {
+        struct Entries(Vec<Entry>);
+        impl Visitor for Entries {
+            fn visit<G: ServedGame>(&mut self) {
+                self.0.push(Entry {
+                    id: G::ID,
+                    analyse: analyse_json::<G>,
+                    review_stored: review_stored::<G>,
+                });
+            }
+        }
+        let mut entries = Entries(Vec::new());
+        each_game(&mut entries);
+        entries.0
+    })
+}
+
+fn find(id: &str) -> Option<&'static Entry> {
+    entries().iter().find(|e| e.id == id)
+}
+
+/// The answer of a batch's position of the registry game `id`; None when
+/// no served game has that id.
+pub fn analyse_position<'a>(
+    id: &str,
+    state: &'a AppState,
+    json: &'a [u8],
+    shared: SharedDeadline,
+) -> Option<BoxFuture<'a, Result<Bytes, Problem>>> {
+    find(id).map(|entry| (entry.analyse)(state, json, shared))
+}
+
+/// The review of a stored match of the registry game `id`; None when no
+/// served game has that id.
+pub fn review_stored_match<'a>(
+    id: &str,
+    state: &'a AppState,
+    stored: &'a StoredMatch,
+    max_ms: Option<u64>,
+) -> Option<BoxFuture<'a, Result<Review, Problem>>> {
+    find(id).map(|entry| (entry.review_stored)(state, stored, max_ms))
+}
+
+fn analyse_json<'a, G: ServedGame>(
+    state: &'a AppState,
+    json: &'a [u8],
+    shared: SharedDeadline,
+) -> BoxFuture<'a, Result<Bytes, Problem>> {
+    Box::pin(async move {
+        let request: G::Request = parse_object(json)?;
+        G::body(G::analyse(state, request, Some(shared), None).await?)
+    })
+}
+
+fn review_stored<'a, G: ServedGame>(
+    state: &'a AppState,
+    stored: &'a StoredMatch,
+    max_ms: Option<u64>,
+) -> BoxFuture<'a, Result<Review, Problem>> {
+    Box::pin(async move {
+        let names = match_names(stored);
+        let steps: Vec<Step<G::ReviewMove>> = G::stored_steps(stored, names)?;
+        let options: G::ReviewOptions = parse(&stored.game.options, "options")?;
+        G::review(state, options, steps, names, max_ms)
+            .await?
+            .map_err(stored_error)
+    })
+}

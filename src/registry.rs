@@ -1,0 +1,80 @@
+//! The games kibitz serves, one line each. The match engine and the arena
+//! (through [`GameKind`] and `with_game!`), the routes, the catalog,
+//! `/analyze` and the review endpoints are made from this list; a game
+//! implements [`ServedGame`] in its own folder and joins here.
+
+use crate::catalog::{self, GameEntry};
+use crate::config::Config;
+use crate::games::{connect_four, ishitori, nine_square, number_square, othello, tictactoe};
+use crate::serve::{ServedGame, Services};
+
+/// Something done once for each served game, with the game as a type (so
+/// that what is made for it, a route's handler, is monomorphised).
+pub trait Visitor {
+    fn visit<G: ServedGame>(&mut self);
+}
+
+// One line a game: its kind, its id, its match adapter and (for the games
+// served through `ServedGame`) what it serves. Paths are written in full:
+// `with_game!` uses the adapters wherever it is called.
+crate::matches::engine::games!($
+    Pig = "pig" => crate::matches::players::PigMatch;
+    Tictactoe = "tictactoe" => crate::games::tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
+    Ishitori = "ishitori" => crate::games::ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
+    NumberSquare = "number-square" => crate::games::number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
+    NineSquare = "nine-square" => crate::games::nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
+    ConnectFour = "connect-four" => crate::games::connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame;
+    Othello = "othello" => crate::games::othello::matches::OthelloMatch, served othello::OthelloGame;
+);
+
+/// Every game's catalog entry, in menu order.
+pub fn catalog(config: &Config) -> Vec<GameEntry> {
+    struct Entries<'a>(&'a Config, Vec<GameEntry>);
+    impl Visitor for Entries<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            self.1.push(G::catalog(self.0));
+        }
+    }
+    let mut entries = Entries(config, catalog::catalog(config.pig_max_goal));
+    each_game(&mut entries);
+    entries.1
+}
+
+/// Every game's cache and memo gauges, just before `/metrics` renders.
+pub fn record_metrics(services: &Services) {
+    struct Record<'a>(&'a Services);
+    impl Visitor for Record<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            G::record_metrics(self.0);
+        }
+    }
+    each_game(&mut Record(services));
+}
+
+/// The playground's drawing called `file` (`{id}.js`), if a game has it.
+pub fn drawing(file: &str) -> Option<&'static str> {
+    struct Find<'a>(&'a str, Option<&'static str>);
+    impl Visitor for Find<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            if self.0.strip_suffix(".js") == Some(G::ID) {
+                self.1 = Some(G::DRAWING);
+            }
+        }
+    }
+    let mut find = Find(file, None);
+    each_game(&mut find);
+    find.1
+}
+
+/// Every game's id, in menu order.
+pub fn ids() -> Vec<&'static str> {
+    struct Ids(Vec<&'static str>);
+    impl Visitor for Ids {
+        fn visit<G: ServedGame>(&mut self) {
+            self.0.push(G::ID);
+        }
+    }
+    let mut ids = Ids(catalog::LEGACY_IDS.to_vec());
+    each_game(&mut ids);
+    ids.0
+}

@@ -1,0 +1,144 @@
+//! What a game offers to be served: the one trait a game's folder
+//! implements ([`ServedGame`]) and what its endpoints may reach
+//! ([`Services`]). The registry lists the games that implement it; the HTTP
+//! layer, `/analyze`, the catalog and the review endpoints are made from
+//! that list, so none of them names a game.
+//!
+//! The floor between the generic layers (`solve/`, `matches/`, `review/`,
+//! `arena/`) and the games: it imports those, the games import it.
+
+use std::future::Future;
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::catalog::{Endpoints, GameEntry, BATCH, MATCHES};
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::review::{Review, ReviewError, Step};
+use crate::solve::lines::Lines;
+use crate::solve::memo::MemoStats;
+use crate::solve::pool::SearchPool;
+use crate::solve::run::SharedDeadline;
+use crate::solve::solvers::Solvers;
+use crate::store::StoredMatch;
+
+/// What a game's endpoints reach: the server's settings, the search pool
+/// every costly search runs on, and the games' shared solvers.
+pub struct Services {
+    pub config: Arc<Config>,
+    pub search_pool: Arc<SearchPool>,
+    pub solvers: Solvers,
+}
+
+/// The result of a review before it is an answer: the review, or what is
+/// wrong with the record (the client's fault in a stateless review, the
+/// server's in a stored match's); the outer error is the service's own (no
+/// worker free, the budget gone).
+pub type ReviewResult = Result<Result<Review, ReviewError>, Problem>;
+
+/// A game as the service offers it: its id, its catalog entry, its
+/// stateless analysis and its reviews. Implemented once in the game's
+/// folder; the registry's line for the game is what makes it served.
+pub trait ServedGame: 'static {
+    /// The game's id in the API: `/matches`, `/arena`, `/analyze` and the
+    /// catalog name it so.
+    const ID: &'static str;
+    /// Where the stateless analysis is served (`POST`, a JSON body).
+    const ANALYSIS_PATH: &'static str;
+
+    /// The analysis endpoint's body, as the client sends it.
+    type Request: DeserializeOwned + Send + 'static;
+    /// Its answer.
+    type Response: Send + 'static;
+
+    /// The answer as the JSON body sent (most games: [`json_body`]; a game
+    /// that keeps finished bodies hands its own back).
+    fn body(response: Self::Response) -> Result<Bytes, Problem>;
+
+    /// The playground's drawing of the game: the ES module served as
+    /// `/playground/{ID}.js` (its source is `web/{ID}.js`).
+    const DRAWING: &'static str;
+
+    /// The game's entry in `GET /games`.
+    fn catalog(config: &Config) -> GameEntry;
+
+    /// The answer to one analysis request; a search keeps to `shared` (a
+    /// batch's one deadline) when there is one, and reports its progress to
+    /// `lines` when the client streams.
+    fn analyse(
+        services: &Services,
+        request: Self::Request,
+        shared: Option<SharedDeadline>,
+        lines: Option<Lines>,
+    ) -> impl Future<Output = Result<Self::Response, Problem>> + Send;
+
+    /// Sets the gauges of the game's caches and memos, just before
+    /// `/metrics` is rendered.
+    fn record_metrics(_services: &Services) {}
+
+    /// Where a game record is reviewed without a match (`POST`), if the
+    /// game has such an endpoint; every game's matches are reviewed.
+    const REVIEW_PATH: Option<&'static str>;
+    /// The options of a review's record (the match's options, as stored).
+    type ReviewOptions: DeserializeOwned + Default + Send + 'static;
+    /// One move of a stateless review's record, as the client sends it.
+    type RecordMove: DeserializeOwned + Send + 'static;
+    /// One decision as the review reads it.
+    type ReviewMove: DeserializeOwned + Send + Sync + 'static;
+    /// The names of the sides in a stateless record, first player first.
+    const RECORD_SIDES: [&'static str; 2];
+
+    /// A stateless record's moves as the review's decisions, first player
+    /// first.
+    fn record_steps(moves: Vec<Self::RecordMove>) -> Result<Vec<Step<Self::ReviewMove>>, ReviewError>;
+
+    /// A stored match's history as the review's decisions (`names` are the
+    /// sides, first player first).
+    fn stored_steps(stored: &StoredMatch, names: [&'static str; 2]) -> Result<Vec<Step<Self::ReviewMove>>, Problem> {
+        crate::review::history::match_steps(stored, names)
+    }
+
+    /// The review of a record under `max_ms`.
+    fn review(
+        services: &Services,
+        options: Self::ReviewOptions,
+        steps: Vec<Step<Self::ReviewMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
+    ) -> impl Future<Output = ReviewResult> + Send;
+}
+
+/// An answer serialised as the JSON body sent.
+pub fn json_body<T: Serialize>(response: &T) -> Result<Bytes, Problem> {
+    serde_json::to_vec(response)
+        .map(Bytes::from)
+        .map_err(|e| Problem::internal(&e))
+}
+
+/// The gauges of one of a game's bounded memos or caches:
+/// `kibitz_{cache}_entries` (and `_capacity`, `_hits`, `_misses`), labelled
+/// with the game.
+pub fn memo_gauges(game: &'static str, cache: &'static str, stats: &MemoStats) {
+    let figures = [
+        ("entries", stats.entries as f64),
+        ("capacity", stats.capacity as f64),
+        ("hits", stats.hits as f64),
+        ("misses", stats.misses as f64),
+    ];
+    for (figure, value) in figures {
+        metrics::gauge!(format!("kibitz_{cache}_{figure}"), "game" => game).set(value);
+    }
+}
+
+/// A served game's endpoints, as its catalog entry lists them.
+pub fn endpoints<G: ServedGame>() -> Endpoints {
+    Endpoints {
+        analysis: G::ANALYSIS_PATH,
+        matches: MATCHES,
+        review: G::REVIEW_PATH,
+        batch: BATCH,
+    }
+}
