@@ -24,7 +24,7 @@ fn solvers() -> Solvers {
         Arc::new(PigTables::new(dir, 1 << 26)),
         MemoSizes {
             positions: 1 << 16,
-            ishitori_entries: SolverConfig::DEFAULT_SHORT_CACHE,
+            sequence_entries: SolverConfig::DEFAULT_SHORT_CACHE,
             table_entries: 1 << 16,
             answers: 0,
         },

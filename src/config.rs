@@ -126,10 +126,11 @@ pub struct Config {
     /// Entries in each game's shared search memo.
     #[arg(long, env = "KIBITZ_MEMO_CAPACITY", default_value_t = 2_000_000)]
     pub memo_capacity: usize,
-    /// Entries (16 bytes each) in Connect Four's shared transposition table,
-    /// allocated at the first Connect Four search.
-    #[arg(long, env = "KIBITZ_CONNECT_FOUR_TABLE_ENTRIES", default_value_t = 1 << 22)]
-    pub connect_four_table_entries: usize,
+    /// Entries (16 bytes each) in the shared transposition table of each
+    /// game that searches with one (Connect Four, Othello), allocated at its
+    /// first search.
+    #[arg(long, env = "KIBITZ_TABLE_ENTRIES", default_value_t = 1 << 22)]
+    pub table_entries: usize,
     /// Searches that may run at once (0: one per CPU). Cheap lookups never wait for them.
     #[arg(long, env = "KIBITZ_SEARCH_CONCURRENCY", default_value_t = 0)]
     pub search_concurrency: usize,
@@ -153,10 +154,11 @@ pub struct Config {
     /// X-Forwarded-For entry (only when the proxy sets it).
     #[arg(long, env = "KIBITZ_RATE_LIMIT_TRUST_FORWARDED", default_value_t = false)]
     pub rate_limit_trust_forwarded: bool,
-    /// Ishitori: win/loss sequences kept for reuse (each at most 64 KiB;
-    /// the few longer ones have a separate cache of 8).
-    #[arg(long, env = "KIBITZ_ISHITORI_CACHE_ENTRIES", default_value_t = 1024)]
-    pub ishitori_cache_entries: usize,
+    /// Win/loss sequences kept for reuse by the subtraction-game solver
+    /// (Ishitori; each at most 64 KiB, the few longer ones have a separate
+    /// cache of 8).
+    #[arg(long, env = "KIBITZ_SEQUENCE_CACHE_ENTRIES", default_value_t = 1024)]
+    pub sequence_cache_entries: usize,
     /// Plies a match may reach: a person's move beyond it is refused (422,
     /// /problems/match-too-long), so a match's answers and review stay bounded.
     #[arg(long, env = "KIBITZ_MATCH_MAX_PLIES", default_value_t = 5_000)]
@@ -177,9 +179,10 @@ pub struct Config {
     /// POST /analyze: the most positions one batch may hold.
     #[arg(long, env = "KIBITZ_BATCH_MAX_POSITIONS", default_value_t = 256)]
     pub batch_max_positions: usize,
-    /// Finished tic-tac-toe answers kept for positions solved exactly (0: none).
-    #[arg(long, env = "KIBITZ_TICTACTOE_ANSWER_CACHE", default_value_t = 4096)]
-    pub tictactoe_answer_cache: usize,
+    /// Finished answers kept whole for positions solved exactly, by the games
+    /// that keep them (tic-tac-toe; 0: none).
+    #[arg(long, env = "KIBITZ_ANSWER_CACHE", default_value_t = 4096)]
+    pub answer_cache: usize,
     /// Reviews of finished matches kept when every value in them is proved
     /// (0: none).
     #[arg(long, env = "KIBITZ_REVIEW_CACHE", default_value_t = 1024)]
@@ -214,9 +217,9 @@ impl Config {
         self.pig_cache_mib = share(budget::PIG_TABLES) >> 20;
         // Two games (tic-tac-toe, Number Square) each have a memo this big.
         self.memo_capacity = share(budget::MEMOS) / 2 / budget::MEMO_ENTRY_BYTES;
-        self.connect_four_table_entries = share(budget::CONNECT_FOUR) / budget::CONNECT_FOUR_ENTRY_BYTES;
-        self.ishitori_cache_entries = share(budget::ISHITORI) / budget::ISHITORI_ENTRY_BYTES;
-        self.tictactoe_answer_cache = share(budget::ANSWERS) / budget::ANSWER_BYTES;
+        self.table_entries = share(budget::TABLES) / budget::TABLE_ENTRY_BYTES;
+        self.sequence_cache_entries = share(budget::SEQUENCES) / budget::SEQUENCE_BYTES;
+        self.answer_cache = share(budget::ANSWERS) / budget::ANSWER_BYTES;
         self.review_cache = share(budget::REVIEWS) / budget::REVIEW_BYTES;
         self.pig_policy_cache = share(budget::POLICIES) / budget::POLICY_BYTES;
         self
@@ -240,15 +243,15 @@ impl Config {
 pub mod budget {
     pub const PIG_TABLES: usize = 25;
     pub const MEMOS: usize = 40;
-    pub const CONNECT_FOUR: usize = 15;
-    pub const ISHITORI: usize = 5;
+    pub const TABLES: usize = 15;
+    pub const SEQUENCES: usize = 5;
     pub const ANSWERS: usize = 5;
     pub const REVIEWS: usize = 5;
     pub const POLICIES: usize = 5;
 
     pub const MEMO_ENTRY_BYTES: usize = 192;
-    pub const CONNECT_FOUR_ENTRY_BYTES: usize = 16;
-    pub const ISHITORI_ENTRY_BYTES: usize = 64 * 1024;
+    pub const TABLE_ENTRY_BYTES: usize = 16;
+    pub const SEQUENCE_BYTES: usize = 64 * 1024;
     pub const ANSWER_BYTES: usize = 8 * 1024;
     pub const REVIEW_BYTES: usize = 256 * 1024;
     pub const POLICY_BYTES: usize = 1_400_000;

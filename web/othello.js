@@ -41,7 +41,7 @@ export default {
     const open = m.status === "in_progress";
     const legal = open ? legalSquares(m) : new Set();
     const ai = lastAiMove(m);
-    const el = h("div", { class: "grid othello", role: "grid" });
+    const el = h("div", { class: "grid discs", role: "grid" });
     el.style.setProperty("--cols", side);
     for (let r = 0; r < side; r++) {
       const row = h("div", { class: "grid-row", role: "row" });
@@ -78,11 +78,11 @@ export default {
     const board = m.state.board;
     const answer = await analyse("/othello/move", { board, player: m.state.to_move, max_ms: 800 });
     for (const mv of answer.moves) {
-      const cell = document.querySelector(`.othello [data-square="${mv.square}"]`);
+      const cell = document.querySelector(`.discs [data-square="${mv.square}"]`);
       if (!cell) continue;
       cell.dataset.score = mv.score;
       cell.title = `${mv.square}: ${mv.solved ? "exact" : "estimate"} ${mv.score > 0 ? "+" : ""}${mv.score}`;
-      cell.append(h("small", { class: `othello-score${mv.solved ? " exact" : ""}` }, `${mv.solved ? "" : "~"}${mv.score}`));
+      cell.append(h("small", { class: `square-score${mv.solved ? " exact" : ""}` }, `${mv.solved ? "" : "~"}${mv.score}`));
     }
     const best = answer.move.pass ? "pass" : answer.move.square;
     const verdict = answer.outcome
@@ -90,7 +90,7 @@ export default {
       : `Not solved within the time; searched ${answer.depth} plies, estimate ${answer.score} discs.`;
     return h(
       "div",
-      { class: "othello-analysis" },
+      { class: "square-analysis" },
       h("h3", {}, "Every legal square, as POST /othello/move scores it (on the board)"),
       h("p", {}, verdict, ` Best: ${best}.`),
       h("p", { class: "legend" }, "Final disc difference for the side to move, empties to the winner; ~ marks an estimate."),

@@ -124,26 +124,58 @@ mod tests {
     use rand::SeedableRng;
 
     use super::*;
-    use crate::core::game::GameOutcome;
-    use crate::games::number_square::{Board, NumberSquare, Tile};
+    use crate::core::game::{GameOutcome, Seat};
     use crate::games::pig::{PigGame, PigMove, PigRules, Variant};
 
-    fn number_square(size: usize, seed: u64) -> NumberSquare {
-        let board = Board::shuffled(size, &mut StdRng::seed_from_u64(seed)).unwrap();
-        NumberSquare::new(board, [0, 0], 0)
+    /// A heap; each turn takes 1 or 2, and whoever takes the last wins:
+    /// a game small enough to follow by hand.
+    #[derive(Clone)]
+    struct Countdown {
+        heap: u8,
+        mover: Seat,
+    }
+
+    impl Game for Countdown {
+        type Move = u8;
+
+        fn turn(&self) -> Turn {
+            if self.heap == 0 {
+                Turn::Over
+            } else {
+                Turn::Player(self.mover)
+            }
+        }
+
+        fn legal_moves(&self) -> Vec<u8> {
+            (1..=2).filter(|&take| take <= self.heap).collect()
+        }
+
+        fn play(&mut self, take: u8) {
+            debug_assert!(self.legal_moves().contains(&take));
+            self.heap -= take;
+            self.mover = 1 - self.mover;
+        }
+
+        fn result(&self) -> Option<GameOutcome> {
+            (self.heap == 0).then_some(GameOutcome::Won(1 - self.mover))
+        }
+    }
+
+    fn countdown(heap: u8) -> Countdown {
+        Countdown { heap, mover: 0 }
     }
 
     #[test]
     fn each_player_is_asked_only_at_its_own_turns_until_the_end() {
         for seed in 0..20 {
-            let mut game = number_square(4, seed);
+            let mut game = countdown(5 + seed as u8);
             let asked = [Cell::new(0), Cell::new(0)];
-            let mut first = FromFn(|g: &NumberSquare| {
+            let mut first = FromFn(|g: &Countdown| {
                 assert_eq!(g.turn(), Turn::Player(0));
                 asked[0].set(asked[0].get() + 1);
                 g.legal_moves().first().copied()
             });
-            let mut second = FromFn(|g: &NumberSquare| {
+            let mut second = FromFn(|g: &Countdown| {
                 assert_eq!(g.turn(), Turn::Player(1));
                 asked[1].set(asked[1].get() + 1);
                 g.legal_moves().last().copied()
@@ -160,8 +192,8 @@ mod tests {
 
     #[test]
     fn an_illegal_or_missing_choice_is_refused_and_names_the_seat() {
-        let mut game = number_square(3, 1);
-        let mut nowhere = FromFn(|_: &NumberSquare| Some(Tile::new(7, 7)));
+        let mut game = countdown(6);
+        let mut nowhere = FromFn(|_: &Countdown| Some(7));
         let mut rng = StdRng::seed_from_u64(0);
         let err = play_out(
             &mut game,
@@ -174,7 +206,7 @@ mod tests {
             matches!(&err, ArenaError::Internal(m) if m.contains("seat 0") && m.contains("illegal")),
             "{err}"
         );
-        let mut silent = FromFn(|_: &NumberSquare| None);
+        let mut silent = FromFn(|_: &Countdown| None);
         let err = play_out(
             &mut game,
             [&mut UniformRandom, &mut silent],

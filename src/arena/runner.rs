@@ -12,7 +12,6 @@ use rand::{RngCore, SeedableRng};
 use serde_json::Value;
 
 use crate::core::game::{Game, GameOutcome as Ending};
-use crate::games::ishitori::solve::SolverConfig;
 use crate::matches::players::{self, ai_moves, PigMatch, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
 use crate::solve::limits::SearchLimits;
@@ -30,7 +29,7 @@ use super::{ArenaError, ExactReport, Report, Side};
 /// Positions each run's own searchers remember (lazily allocated).
 const MEMO_CAPACITY: usize = 1 << 18;
 /// Ishitori's short-position answers each run keeps (the solver's default).
-const ISHITORI_ENTRIES: usize = SolverConfig::DEFAULT_SHORT_CACHE;
+const SEQUENCE_ENTRIES: usize = MemoSizes::DEFAULT_SEQUENCE_ENTRIES;
 /// Salts that keep the per-game streams apart.
 const GAME_SALT: u64 = 0x6761_6d65;
 const BOARD_SALT: u64 = 0x0062_6f61_7264;
@@ -121,7 +120,7 @@ impl Arena {
                 pig_tables,
                 MemoSizes {
                     positions: MEMO_CAPACITY,
-                    ishitori_entries: ISHITORI_ENTRIES,
+                    sequence_entries: SEQUENCE_ENTRIES,
                     table_entries: MEMO_CAPACITY,
                     answers: 0,
                 },

@@ -53,9 +53,9 @@ impl AppState {
             pig_tables,
             MemoSizes {
                 positions: config.memo_capacity,
-                ishitori_entries: config.ishitori_cache_entries,
-                table_entries: config.connect_four_table_entries,
-                answers: config.tictactoe_answer_cache,
+                sequence_entries: config.sequence_cache_entries,
+                table_entries: config.table_entries,
+                answers: config.answer_cache,
             },
         );
         let search_pool = Arc::new(SearchPool::new(

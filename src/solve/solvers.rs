@@ -17,13 +17,19 @@ use crate::tables::cache::PigTables;
 pub struct MemoSizes {
     /// Positions remembered by the tic-tac-toe and Number Square searches.
     pub positions: usize,
-    /// Ishitori's cache of answers for short positions.
-    pub ishitori_entries: usize,
+    /// Win/loss sequences kept by the subtraction-game solver (Ishitori)
+    /// for short positions.
+    pub sequence_entries: usize,
     /// Each transposition table of a game that searches with one (Connect
     /// Four, Othello: one table each), 16 bytes an entry.
     pub table_entries: usize,
     /// Finished answers kept whole by the games that keep them (tic-tac-toe).
     pub answers: usize,
+}
+
+impl MemoSizes {
+    /// What a solver of its own (the arena's) keeps of win/loss sequences.
+    pub const DEFAULT_SEQUENCE_ENTRIES: usize = 1024;
 }
 
 /// Each solver behind an `Arc`, so that a search can take its own handle

@@ -126,7 +126,7 @@ async fn tictactoe_body(app: &TestApp, request: &Value) -> Vec<u8> {
 async fn tictactoe_a_cached_answer_is_the_answer_a_fresh_server_gives() {
     let cached = spawn_app().await;
     let fresh = spawn_app().await;
-    let uncached = spawn_app_on(TestDb::Sqlite, |c| c.tictactoe_answer_cache = 0).await;
+    let uncached = spawn_app_on(TestDb::Sqlite, |c| c.answer_cache = 0).await;
     let boards = two_stone_boards();
     for request in boards.iter().take(12) {
         let first = tictactoe_body(&cached, request).await;
@@ -254,8 +254,8 @@ async fn tictactoe_answers_not_proved_in_full_are_not_cached() {
 #[tokio::test]
 async fn tictactoe_the_answer_cache_stays_within_its_bound() {
     let bound = 6;
-    let app = spawn_app_on(TestDb::Sqlite, |c| c.tictactoe_answer_cache = bound).await;
-    let reference = spawn_app_on(TestDb::Sqlite, |c| c.tictactoe_answer_cache = 0).await;
+    let app = spawn_app_on(TestDb::Sqlite, |c| c.answer_cache = bound).await;
+    let reference = spawn_app_on(TestDb::Sqlite, |c| c.answer_cache = 0).await;
     let boards = two_stone_boards();
     // Twice over, so that evicted answers are searched again.
     for request in boards.iter().chain(boards.iter()) {

@@ -93,7 +93,7 @@ async fn without_configuration_there_is_no_rate_limit() {
 #[tokio::test]
 async fn cache_bounds_come_from_the_configuration() {
     let app = spawn_app_on(TestDb::Sqlite, |c| {
-        c.ishitori_cache_entries = 7;
+        c.sequence_cache_entries = 7;
         c.memo_capacity = 1000;
     })
     .await;
@@ -188,9 +188,9 @@ async fn one_memory_figure_bounds_every_cache() {
     let c = &**config;
     let worst = c.pig_cache_mib * (1 << 20)
         + 2 * c.memo_capacity * 192
-        + c.connect_four_table_entries * 16
-        + c.ishitori_cache_entries * 64 * 1024
-        + c.tictactoe_answer_cache * 8 * 1024
+        + c.table_entries * 16
+        + c.sequence_cache_entries * 64 * 1024
+        + c.answer_cache * 8 * 1024
         + c.review_cache * 256 * 1024
         + c.pig_policy_cache * 1_400_000;
     assert!(worst <= 512 << 20, "{worst}");

@@ -23,6 +23,7 @@ mod oversized;
 mod pig;
 mod playground;
 mod process;
+mod registry;
 mod replicas;
 mod review;
 mod review_scored;

@@ -402,18 +402,18 @@ class Playground(unittest.TestCase):
 
     def test_othello_marks_the_legal_squares_scores_them_and_a_whole_match_plays(self):
         self.start("othello", {"size": 4}, level=10)
-        self.assertEqual(len(self.els("#board .othello .cell")), 16)
+        self.assertEqual(len(self.els("#board .discs .cell")), 16)
         m = self.server_match()
         legal = sorted(mv["square"] for mv in m["legal_moves"])
-        shown = sorted(e.get_attribute("data-square") for e in self.els("#board .othello .cell.legal"))
+        shown = sorted(e.get_attribute("data-square") for e in self.els("#board .discs .cell.legal"))
         self.assertEqual(shown, legal, "the highlighted squares are the match's legal moves")
 
         # Every legal square's score, as /othello/move gives it, on the square.
         self.el("#analysis-toggle").click()
-        self.wait_for(lambda: len(self.els("#board .othello .othello-score")) == len(legal), message="the square scores")
+        self.wait_for(lambda: len(self.els("#board .discs .square-score")) == len(legal), message="the square scores")
         status, direct = api("POST", "/othello/move", {"board": m["state"]["board"], "player": m["state"]["to_move"], "max_ms": 800})
         self.assertEqual(status, 200, direct)
-        scored = {e.get_attribute("data-square"): e.get_attribute("data-score") for e in self.els("#board .othello .cell[data-score]")}
+        scored = {e.get_attribute("data-square"): e.get_attribute("data-score") for e in self.els("#board .discs .cell[data-score]")}
         self.assertEqual(scored, {mv["square"]: str(mv["score"]) for mv in direct["moves"]})
         self.shot("othello-analysis.png")
 
@@ -421,12 +421,12 @@ class Playground(unittest.TestCase):
             if self.body_data("status") != "in_progress":
                 break
             before = self.ply()
-            self.els("#board .othello .cell.legal")[0].click()
+            self.els("#board .discs .cell.legal")[0].click()
             self.after_move(before)
         self.assertEqual(self.body_data("status"), "finished")
         m = self.server_match()
         shown = []
-        for row in self.els("#board .othello .grid-row"):
+        for row in self.els("#board .discs .grid-row"):
             marks = ""
             for cell in row.find_elements(By.CSS_SELECTOR, ".cell"):
                 classes = cell.get_attribute("class").split()

@@ -46,7 +46,7 @@ impl ServedGame for IshitoriGame {
                 integer(
                     "remaining",
                     json!(21),
-                    (0, u64::MAX),
+                    (1, u64::MAX),
                     "One heap's size (or give heaps); a decimal string is accepted too.",
                 ),
                 other(

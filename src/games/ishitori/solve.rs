@@ -252,7 +252,7 @@ impl Default for SubtractionSolver {
 impl GameSolver for SubtractionSolver {
     fn build(sizes: &MemoSizes) -> Self {
         SubtractionSolver::new(SolverConfig {
-            short_cache_capacity: sizes.ishitori_entries,
+            short_cache_capacity: sizes.sequence_entries,
             ..SolverConfig::default()
         })
     }
