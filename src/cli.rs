@@ -8,8 +8,6 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
 use crate::arena::{Arena, ArenaSpec, Budget, Record, Report};
-use crate::games::connect_four::solve::ConnectFourSolver;
-use crate::games::connect_four::{ConnectFour, Shape};
 use crate::games::pig::{PigRules, Variant};
 use crate::solve::limits::SearchLimits;
 use crate::solve::pig::solve;
@@ -167,57 +165,4 @@ pub fn render(report: &Report) -> String {
         ));
     }
     out.join("\n")
-}
-
-/// `kibitz connect-four-scores`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct ConnectFourArgs {
-    #[arg(long, default_value_t = 7)]
-    pub cols: i64,
-    #[arg(long, default_value_t = 6)]
-    pub rows: i64,
-    #[arg(long, default_value_t = 4)]
-    pub k: i64,
-    /// Transposition table entries (16 bytes each), kept across lines.
-    #[arg(long, default_value_t = 1 << 23)]
-    pub table_entries: usize,
-    /// Also print each line's node count and milliseconds on stderr.
-    #[arg(long)]
-    pub stats: bool,
-}
-
-/// Printed for a full column, as the standard solvers do.
-const FULL_COLUMN: i32 = -1000;
-
-/// Solves each line of stdin without a time limit and prints its scores.
-pub fn connect_four_scores(args: &ConnectFourArgs) -> Result<(), String> {
-    use std::io::{BufRead, Write};
-    let shape = Shape::new(Some(args.cols), Some(args.rows), Some(args.k)).map_err(|e| e.to_string())?;
-    let solver = ConnectFourSolver::new(args.table_entries);
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    for line in std::io::stdin().lock().lines() {
-        let line = line.map_err(|e| e.to_string())?;
-        let Some(moves) = line.split_whitespace().next() else {
-            continue;
-        };
-        let game = ConnectFour::from_moves(shape, moves).map_err(|e| format!("{moves}: {e}"))?;
-        game.ensure_not_over().map_err(|e| format!("{moves}: {e}"))?;
-        let started = Instant::now();
-        let analysis = solver.analyse(&game, &SearchLimits::within(ARENA_UNBOUNDED));
-        if args.stats {
-            eprintln!(
-                "{moves} nodes {} ms {:.1}",
-                analysis.nodes,
-                started.elapsed().as_secs_f64() * 1e3
-            );
-        }
-        let text: Vec<String> = analysis
-            .columns
-            .iter()
-            .map(|c| c.score.filter(|_| c.solved).unwrap_or(FULL_COLUMN).to_string())
-            .collect();
-        writeln!(out, "{moves} {}", text.join(" ")).map_err(|e| e.to_string())?;
-    }
-    Ok(())
 }

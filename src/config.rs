@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 #[command(
     name = "kibitz",
     version,
-    about = "Best moves and evaluations for five games, over HTTP"
+    about = "Best moves and evaluations for board and dice games, over HTTP"
 )]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct Cli {
@@ -32,10 +32,8 @@ pub enum Command {
     Solve(SolveCommand),
     /// Play named strategies against each other and report how strong each is.
     Arena(crate::cli::ArenaArgs),
-    /// Read Connect Four games as column strings ("4453"), one per line on
-    /// stdin, and print each line followed by every column's exact score, as
-    /// the standard solvers' `-a` does (full columns: -1000).
-    ConnectFourScores(crate::cli::ConnectFourArgs),
+    #[command(flatten)]
+    Game(crate::games::GameCommand),
 }
 
 #[derive(Debug, Subcommand)]

@@ -18,10 +18,10 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
-        Some(Command::ConnectFourScores(args)) => match kibitz::cli::connect_four_scores(&args) {
+        Some(Command::Game(command)) => match command.run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprintln!("kibitz connect-four-scores: {e}");
+                eprintln!("kibitz: {e}");
                 ExitCode::from(2)
             }
         },

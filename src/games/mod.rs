@@ -12,3 +12,22 @@ pub mod tictactoe;
 
 /// The `Game` trait where the games first found it (it is `crate::core`'s).
 pub use crate::core::game;
+
+/// The commands games add to `kibitz` beside `serve`, each written in its
+/// game's folder.
+#[derive(Debug, clap::Subcommand)]
+pub enum GameCommand {
+    /// Read Connect Four games as column strings ("4453"), one per line on
+    /// stdin, and print each line followed by every column's exact score, as
+    /// the standard solvers' `-a` does (full columns: -1000).
+    ConnectFourScores(connect_four::cli::ScoresArgs),
+}
+
+impl GameCommand {
+    /// Runs the command; the error is the message for stderr.
+    pub fn run(&self) -> Result<(), String> {
+        match self {
+            GameCommand::ConnectFourScores(args) => connect_four::cli::scores(args),
+        }
+    }
+}

@@ -256,3 +256,57 @@ async fn solved_at_the_top_means_every_column_is_exact_even_beside_a_win_at_once
         checked += 1;
     }
 }
+
+/// Every column's score by the test's own minimax, in the standard
+/// solvers' form (a full column: -1000).
+fn reference_scores(grid: &Grid, memo: &mut HashMap<Grid, i32>) -> Vec<i32> {
+    let wins_at_once = ((grid.cols * grid.rows) as i32 + 1 - grid.stones as i32) / 2;
+    (0..grid.cols)
+        .map(|col| {
+            if grid.height(col) == grid.rows {
+                return -1000;
+            }
+            let mut child = grid.clone();
+            if child.drop(col) {
+                wins_at_once
+            } else if child.full() {
+                0
+            } else {
+                -brute_score(&child, memo)
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_scores_command_prints_every_columns_exact_score() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let (cols, rows) = (5, 4);
+    let lines = ["1", "3", "33", "4453", "11112222"];
+    let mut child = Command::new(crate::process::binary())
+        .args(["connect-four-scores", "--cols", "5", "--rows", "4"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("start kibitz");
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "{}", lines.join("\n")).unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let printed = String::from_utf8(output.stdout).unwrap();
+    let printed: Vec<&str> = printed.lines().collect();
+    assert_eq!(printed.len(), lines.len(), "{printed:?}");
+
+    let mut memo = HashMap::new();
+    for (line, out) in lines.iter().zip(printed) {
+        let mut grid = Grid::new(cols, rows, 4);
+        for c in line.bytes() {
+            assert!(!grid.drop(usize::from(c - b'1')), "{line} is not over");
+        }
+        let expected: Vec<String> = reference_scores(&grid, &mut memo).iter().map(i32::to_string).collect();
+        assert_eq!(out, format!("{line} {}", expected.join(" ")), "{line}");
+    }
+}
