@@ -11,9 +11,9 @@ use std::sync::Arc;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use kibitz::games::ishitori::solve::SolverConfig;
+use kibitz::games::pig::tables::cache::PigTables;
 use kibitz::matches::{AiContext, Match, MatchLimits, NewMatch};
 use kibitz::solve::solvers::{MemoSizes, Solvers};
-use kibitz::tables::cache::PigTables;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde_json::{json, Value};

@@ -7,9 +7,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use kibitz::games::pig::solve::solve;
+use kibitz::games::pig::tables::file;
 use kibitz::games::pig::{PigRules, Variant};
-use kibitz::solve::pig::solve;
-use kibitz::tables::file;
 
 /// The baseline: value iteration over the whole state space, updated in
 /// place (Gauss-Seidel) in plain index order, until no value moves by more

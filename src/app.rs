@@ -10,9 +10,9 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
 use crate::config::Config;
+use crate::games::pig::tables::cache::PigTables;
 use crate::http::{self, AppState};
 use crate::store::{Store, StoreError};
-use crate::tables::cache::PigTables;
 
 #[derive(Debug, Error)]
 pub enum StartupError {

@@ -8,11 +8,11 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
 use crate::arena::{Arena, ArenaSpec, Budget, Record, Report};
+use crate::games::pig::solve::solve;
+use crate::games::pig::tables::cache::PigTables;
+use crate::games::pig::tables::file;
 use crate::games::pig::{PigRules, Variant};
 use crate::solve::limits::SearchLimits;
-use crate::solve::pig::solve;
-use crate::tables::cache::PigTables;
-use crate::tables::file;
 
 /// `kibitz solve pig`: solves a table and writes it; returns a summary line.
 pub fn solve_pig(goal: i64, die_sides: i64, variant: &str, out: &Path) -> Result<String, String> {

@@ -17,5 +17,4 @@ pub mod review;
 pub mod serve;
 pub mod solve;
 pub mod store;
-pub mod tables;
 pub mod telemetry;

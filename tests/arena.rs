@@ -5,15 +5,15 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use kibitz::arena::pig::PigPolicy;
-use kibitz::arena::pig_exact::evaluate;
 use kibitz::arena::strategy::known_names;
 use kibitz::arena::{Arena, ArenaError, ArenaSpec, Budget, Strategy, Tally};
+use kibitz::games::pig::arena::PigPolicy;
+use kibitz::games::pig::arena_exact::evaluate;
+use kibitz::games::pig::solve::solve;
+use kibitz::games::pig::tables::cache::PigTables;
 use kibitz::games::pig::{PigRules, Variant};
 use kibitz::matches::GameKind;
 use kibitz::solve::limits::SearchLimits;
-use kibitz::solve::pig::solve;
-use kibitz::tables::cache::PigTables;
 use serde_json::{json, Value};
 
 #[path = "support/connect_four_brute.rs"]

@@ -1,8 +1,8 @@
 //! The Dockerfile bakes the default tables into the image under the names the
 //! server looks for; if either side changes, this fails.
 
-use kibitz::tables::cache::PigTables;
-use kibitz::tables::file;
+use kibitz::games::pig::tables::cache::PigTables;
+use kibitz::games::pig::tables::file;
 
 #[test]
 fn the_dockerfile_writes_every_default_table_under_its_served_name() {

@@ -11,12 +11,12 @@ use kibitz::core::game::{Game, GameOutcome};
 use kibitz::games::connect_four::{ConnectFour, Shape};
 use kibitz::games::ishitori::solve::SolverConfig;
 use kibitz::games::number_square::{Board as NsBoard, Tile};
+use kibitz::games::pig::tables::cache::PigTables;
 use kibitz::games::tictactoe::{GameResult, Position, TicTacToeError};
 use kibitz::matches::{
     Actor, AiContext, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MoveBudget, NewMatch, Status, Winner,
 };
 use kibitz::solve::solvers::{MemoSizes, Solvers};
-use kibitz::tables::cache::PigTables;
 use rand::rngs::StdRng;
 
 #[path = "support/connect_four_brute.rs"]

@@ -2,8 +2,8 @@
 //! over the whole state space, written here without the solver's code, and
 //! the published value for goal 100.
 
+use kibitz::games::pig::solve::{solve, PigTable};
 use kibitz::games::pig::{PigRules, Variant};
-use kibitz::solve::pig::{solve, PigTable};
 
 /// P[i][j][k] by Jacobi value iteration until nothing moves by 1e-15.
 fn reference_values(goal: u32, sides: u32, progressive: bool) -> Vec<Vec<Vec<f64>>> {

@@ -3,10 +3,10 @@
 
 use std::sync::Arc;
 
+use kibitz::games::pig::solve::solve;
+use kibitz::games::pig::tables::cache::PigTables;
+use kibitz::games::pig::tables::file;
 use kibitz::games::pig::{PigRules, Variant};
-use kibitz::solve::pig::solve;
-use kibitz::tables::cache::PigTables;
-use kibitz::tables::file;
 
 fn defaults() -> Vec<PigRules> {
     PigTables::default_rules()

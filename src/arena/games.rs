@@ -11,10 +11,10 @@ use crate::games::pig::{PigGame, PigMove, PigRules};
 use crate::matches::players::{PigMatch, TurnGame};
 use crate::matches::AiContext;
 
-use super::pig::PigPolicy;
 use super::players::Chooser;
 use super::strategy::{number, Strategy};
 use super::ArenaError;
+use crate::games::pig::arena::PigPolicy;
 
 /// A player of the game `T` plays.
 pub(crate) type Player<T> = Box<dyn Chooser<<T as TurnGame>::Game>>;

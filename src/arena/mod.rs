@@ -16,8 +16,6 @@
 //! short and make a run depend on the machine's speed.
 
 pub mod games;
-pub mod pig;
-pub mod pig_exact;
 pub mod players;
 pub mod runner;
 pub mod strategy;

@@ -12,19 +12,19 @@ use rand::{RngCore, SeedableRng};
 use serde_json::Value;
 
 use crate::core::game::{Game, GameOutcome as Ending};
+use crate::games::pig::tables::cache::PigTables;
 use crate::matches::players::{self, ai_moves, PigMatch, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::{MemoSizes, Solvers};
-use crate::tables::cache::PigTables;
 
 use super::games::ArenaGame;
-use super::pig::PigPolicy;
-use super::pig_exact::{evaluate, ExactPig};
 use super::players::{play_out, Chooser, Referee, UniformRandom};
 use super::strategy::Strategy;
 use super::summary::{GameOutcome, Tally};
 use super::{ArenaError, ExactReport, Report, Side};
+use crate::games::pig::arena::PigPolicy;
+use crate::games::pig::arena_exact::{evaluate, ExactPig};
 
 /// Positions each run's own searchers remember (lazily allocated).
 const MEMO_CAPACITY: usize = 1 << 18;

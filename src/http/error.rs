@@ -4,10 +4,10 @@ use crate::core::problem::{Problem, PROBLEM_JSON};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
+use crate::games::pig::tables::cache::TableWorkerError;
 use crate::games::pig::PigError;
 use crate::matches::MatchError;
 use crate::store::StoreError;
-use crate::tables::cache::TableWorkerError;
 
 impl IntoResponse for Problem {
     fn into_response(self) -> Response {

@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use super::extract::{json_bytes, parse_object, ApiQuery, JsonBytes};
 use super::state::AppState;
 use crate::core::problem::Problem;
+use crate::games::pig::solve::{ActionRange, PigTable};
 use crate::games::pig::{Action, PigRules, PigState, Variant};
 use crate::solve::memo::BoundedMemo;
-use crate::solve::pig::{ActionRange, PigTable};
 
 fn default_goal() -> i64 {
     100
@@ -457,7 +457,7 @@ fn json_body(body: Bytes) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::pig::solve;
+    use crate::games::pig::solve::solve;
 
     /// The hand-written answer is exactly serde_json's, for every state of
     /// small tables of both variants and for odd values (a missing

@@ -27,9 +27,10 @@ use super::matches::{bearer, load_authorized, token_matches};
 use super::review_history::pig_steps;
 use super::state::AppState;
 use crate::core::problem::Problem;
+use crate::games::pig::review as pig;
 use crate::matches::{GameKind, Status};
 use crate::review::history::{match_names, parse};
-use crate::review::{self, pig, Review, ReviewError, Step};
+use crate::review::{self, Review, ReviewError, Step};
 use crate::solve::memo::BoundedMemo;
 
 use crate::store::{timestamp, StoredMatch};

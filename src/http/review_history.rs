@@ -5,9 +5,10 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::core::problem::Problem;
+use crate::games::pig::review as pig;
 use crate::matches::Actor;
 use crate::review::history::{corrupt, parse, seat_of};
-use crate::review::{pig, Step};
+use crate::review::Step;
 use crate::store::StoredMatch;
 
 /// Pig's decisions, each roll with the face the dice entry after it shows.

@@ -5,11 +5,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
+use crate::games::pig::tables::cache::PigTables;
 use crate::serve::Services;
 use crate::solve::pool::SearchPool;
 use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::store::Store;
-use crate::tables::cache::PigTables;
 
 use super::pig::PolicyCache;
 use super::review::ReviewCache;

@@ -10,7 +10,6 @@ pub mod levels;
 pub mod players;
 
 pub(crate) mod json;
-mod pig;
 pub(crate) mod turns;
 
 pub(crate) use crate::registry::with_game;

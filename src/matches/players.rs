@@ -8,13 +8,13 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use serde_json::Value;
 
-use crate::solve::pig::PigTable;
+use crate::games::pig::solve::PigTable;
 
 use super::engine::{AiContext, MatchError};
-use super::pig;
+use crate::games::pig::matches as pig;
 
-pub(crate) use super::pig::PigMatch;
 pub(crate) use super::turns::{ai_moves, check_in_a_row, TurnGame};
+pub(crate) use crate::games::pig::matches::PigMatch;
 
 /// Reads `options` as `POST /matches` does for `T`, and checks that a game
 /// can start from them (whatever a game settles by chance, it can settle).

@@ -19,7 +19,6 @@
 
 pub(crate) mod driver;
 pub mod history;
-pub mod pig;
 pub mod run;
 
 use std::time::Duration;

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use dashmap::DashMap;
 
-use crate::tables::cache::PigTables;
+use crate::games::pig::tables::cache::PigTables;
 
 /// How much each memo may hold.
 #[derive(Clone, Copy, Debug)]

@@ -1,8 +1,8 @@
 //! POST /pig/decision and GET /pig/policy against the solver and the rules.
 
 use axum::http::StatusCode;
+use kibitz::games::pig::solve::solve;
 use kibitz::games::pig::{PigRules, Variant};
-use kibitz::solve::pig::solve;
 use serde_json::{json, Value};
 
 use crate::helpers::spawn_app;

@@ -646,7 +646,7 @@ async fn big_boards_get_estimates_marked_inexact() {
 async fn pig_review_values_are_the_tables_win_probabilities() {
     let app = spawn_app().await;
     let rules = PigRules::new(20, 6, Variant::Standard, 200).unwrap();
-    let table = kibitz::solve::pig::solve(&rules);
+    let table = kibitz::games::pig::solve::solve(&rules);
     // a and b each roll 6, 6, 5 and hold at 17; a rolls a 1 (the turn ends,
     // nothing banked); b holds at once, at 0, with both needing 3; a rolls
     // 4 and holds: 21, past the goal.

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::games::pig::solve::{PigTable, SOLVE_TOLERANCE};
 use crate::games::pig::{PigRules, Variant};
-use crate::solve::pig::{PigTable, SOLVE_TOLERANCE};
 
 const MAGIC: &[u8; 8] = b"KIBITZPG";
 pub const FORMAT_VERSION: u32 = 1;
@@ -192,7 +192,7 @@ pub fn save(path: &Path, table: &PigTable) -> Result<(), TableFileError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solve::pig::solve;
+    use crate::games::pig::solve::solve;
 
     fn rules(goal: i64, variant: Variant) -> PigRules {
         PigRules::new(goal, 6, variant, 200).unwrap()

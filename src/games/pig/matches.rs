@@ -7,12 +7,12 @@ use rand::{Rng, RngCore};
 use serde_json::{json, Value};
 
 use crate::core::game::{Game, GameOutcome, Seat};
+use crate::games::pig::solve::PigTable;
 use crate::games::pig::{Action, PigGame, PigMove, PigRules, Variant, MAX_TURN_TOTAL};
-use crate::solve::pig::PigTable;
 
-use super::engine::{AiContext, AiSpec, EndReason, MatchError, Scores, Winner};
-use super::json::{field_error, Obj};
-use super::turns::{Candidate, Choice, TurnGame};
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Scores, Winner};
+use crate::matches::json::{field_error, Obj};
+use crate::matches::turns::{Candidate, Choice, TurnGame};
 
 /// Win probabilities differ little between sensible choices, so for the
 /// levels they count this many times over: a decision that costs 5% of the

@@ -14,9 +14,9 @@ use std::time::Instant;
 
 use tokio::sync::OnceCell;
 
+use crate::games::pig::solve::{solve, PigTable};
+use crate::games::pig::tables::file;
 use crate::games::pig::{PigRules, Variant};
-use crate::solve::pig::{solve, PigTable};
-use crate::tables::file;
 
 type Slot = Arc<OnceCell<Arc<PigTable>>>;
 

@@ -10,10 +10,10 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::{check_seat, first_player_value, judge, Entry, Review, ReviewError, Step, TOLERANCE};
 use crate::core::game::Seat;
+use crate::games::pig::solve::PigTable;
 use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome, Variant};
-use crate::solve::pig::PigTable;
+use crate::review::{check_seat, first_player_value, judge, Entry, Review, ReviewError, Step, TOLERANCE};
 
 /// Far beyond any real turn; keeps the arithmetic clear of overflow.
 const MAX_TURN_TOTAL: u32 = 1_000_000_000;

@@ -12,13 +12,13 @@ use std::sync::Arc;
 
 use rand::Rng;
 
+use crate::games::pig::solve::PigTable;
 use crate::games::pig::{Action, PigRules, Variant};
 use crate::matches::levels::{probabilities, MAX_LEVEL};
 use crate::matches::players::pig_level_values;
-use crate::solve::pig::PigTable;
 
-use super::strategy::Strategy;
-use super::ArenaError;
+use crate::arena::strategy::Strategy;
+use crate::arena::ArenaError;
 
 /// "Keep pace and end race": from this score on (either player's), roll
 /// until holding wins.

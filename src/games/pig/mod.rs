@@ -4,6 +4,18 @@
 //! one point ("progressive", where every turn scores, so the game cannot
 //! cycle); any other face adds to the turn total; holding banks the turn
 //! total (at least 1 in the progressive variant). First to `goal` wins.
+//!
+//! Pig's folder: these rules, the exact table ([`solve`]) and its files and
+//! cache ([`tables`]), the match adapter, the review and the arena's
+//! policies. Its endpoints are still `crate::http::pig`'s own (the hot
+//! `/pig/decision` route parses and writes by hand).
+
+pub mod arena;
+pub mod arena_exact;
+pub(crate) mod matches;
+pub mod review;
+pub mod solve;
+pub mod tables;
 
 use std::fmt;
 use std::str::FromStr;

@@ -11,7 +11,7 @@
 //! vice versa, so two affine equations give both exactly; everything else a
 //! row reads lies in layers already solved.
 
-use super::pig::PigPolicy;
+use super::arena::PigPolicy;
 
 /// A's chances, exactly (to rounding).
 #[derive(Clone, Copy, Debug, PartialEq)]
