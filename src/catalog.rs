@@ -6,11 +6,7 @@
 //! arena parses, option names to what the endpoints accept.
 
 use serde::Serialize;
-use serde_json::{json, Value};
-
-use crate::arena::strategy::names;
-use crate::games::pig::{MAX_DIE_SIDES, MIN_DIE_SIDES, MIN_GOAL};
-use crate::matches::GameKind;
+use serde_json::Value;
 
 #[derive(Clone, Debug, Serialize)]
 pub struct GameEntry {
@@ -81,53 +77,5 @@ pub fn other(name: &'static str, kind: &'static str, default: Value, description
     }
 }
 
-/// The games whose entries are still written here (the registry's follow
-/// them in the menu).
-pub const LEGACY_IDS: [&str; 1] = ["pig"];
-
 pub const MATCHES: Option<&str> = Some("/matches");
 pub const BATCH: &str = "/analyze";
-
-/// Every game, in the order a menu would show them. `pig_max_goal` is the
-/// server's configured bound.
-pub fn catalog(pig_max_goal: u32) -> Vec<GameEntry> {
-    vec![GameEntry {
-        id: "pig",
-        name: "Pig",
-        summary:
-            "Roll a die to build a turn total, hold to bank it; a 1 loses the turn's points. First to the goal wins.",
-        players: 2,
-        chance: true,
-        solved_by: "exact: win probabilities from a table solved (or loaded) at start-up",
-        endpoints: Endpoints {
-            batch: BATCH,
-            analysis: "/pig/decision",
-            matches: MATCHES,
-            review: Some("/pig/review"),
-        },
-        options: vec![
-            integer(
-                "goal",
-                json!(100),
-                (u64::from(MIN_GOAL), u64::from(pig_max_goal)),
-                "Points to win.",
-            ),
-            integer(
-                "die_sides",
-                json!(6),
-                (u64::from(MIN_DIE_SIDES), u64::from(MAX_DIE_SIDES)),
-                "Faces of the die.",
-            ),
-            GameOption {
-                allowed: Some(vec!["standard", "progressive"]),
-                ..other(
-                    "variant",
-                    "string",
-                    json!("standard"),
-                    "progressive: a 1 banks exactly 1 point.",
-                )
-            },
-        ],
-        strategies: names(GameKind::Pig),
-    }]
-}

@@ -3,9 +3,9 @@
 //! `/analyze` and the review endpoints are made from this list; a game
 //! implements [`ServedGame`] in its own folder and joins here.
 
-use crate::catalog::{self, GameEntry};
+use crate::catalog::GameEntry;
 use crate::config::Config;
-use crate::games::{connect_four, ishitori, nine_square, number_square, othello, tictactoe};
+use crate::games::{connect_four, ishitori, nine_square, number_square, othello, pig, tictactoe};
 use crate::serve::{ServedGame, Services};
 
 /// Something done once for each served game, with the game as a type (so
@@ -18,7 +18,7 @@ pub trait Visitor {
 // served through `ServedGame`) what it serves. Paths are written in full:
 // `with_game!` uses the adapters wherever it is called.
 crate::matches::engine::games!($
-    Pig = "pig" => crate::matches::players::PigMatch;
+    Pig = "pig" => crate::matches::players::PigMatch, served pig::Pig;
     Tictactoe = "tictactoe" => crate::games::tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
     Ishitori = "ishitori" => crate::games::ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
     NumberSquare = "number-square" => crate::games::number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
@@ -35,7 +35,7 @@ pub fn catalog(config: &Config) -> Vec<GameEntry> {
             self.1.push(G::catalog(self.0));
         }
     }
-    let mut entries = Entries(config, catalog::catalog(config.pig_max_goal));
+    let mut entries = Entries(config, Vec::new());
     each_game(&mut entries);
     entries.1
 }
@@ -74,7 +74,7 @@ pub fn ids() -> Vec<&'static str> {
             self.0.push(G::ID);
         }
     }
-    let mut ids = Ids(catalog::LEGACY_IDS.to_vec());
+    let mut ids = Ids(Vec::new());
     each_game(&mut ids);
     ids.0
 }

@@ -54,6 +54,19 @@ pub trait ServedGame: 'static {
     /// Its answer.
     type Response: Send + 'static;
 
+    /// The body's common form read by the game's own reader (a hot route
+    /// skips serde's generic path); None hands the body to serde, whose
+    /// reading and messages are the contract's. Whatever it accepts, serde
+    /// must read to the same request.
+    fn read_plain(_json: &[u8]) -> Option<Self::Request> {
+        None
+    }
+
+    /// Whether the analysis answers NDJSON lines when the client asks for
+    /// them (a search reports its progress); a lookup answers plain JSON
+    /// whatever the Accept header says.
+    const STREAMS: bool = true;
+
     /// The answer as the JSON body sent (most games: [`json_body`]; a game
     /// that keeps finished bodies hands its own back).
     fn body(response: Self::Response) -> Result<Bytes, Problem>;

@@ -14,12 +14,12 @@ use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use futures_util::stream::{FuturesUnordered, StreamExt};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use super::extract::{parse_object, ApiJson};
+use super::extract::ApiJson;
+use super::games;
 use super::state::AppState;
-use super::{games, pig};
 use crate::core::problem::Problem;
 use crate::solve::run::SharedDeadline;
 
@@ -140,20 +140,12 @@ async fn answer(state: &AppState, position: &str, shared: SharedDeadline) -> Res
         }
     };
     match game.as_ref().and_then(|g| g.as_str()) {
-        Some("pig") => to_json(pig::decide(state, parse_object(json)?).await),
         Some(id) => match games::analyse_position(id, state, json, shared) {
             Some(answer) => answer.await,
             None => Err(unknown_game(game.as_ref())),
         },
         None => Err(unknown_game(game.as_ref())),
     }
-}
-
-fn to_json<T: Serialize>(response: Result<T, Problem>) -> Result<Bytes, Problem> {
-    let response = response?;
-    let mut out = Vec::with_capacity(512);
-    serde_json::to_writer(&mut out, &response).map_err(|e| Problem::internal(&e))?;
-    Ok(Bytes::from(out))
 }
 
 fn unknown_game(game: Option<&serde_json::Value>) -> Problem {

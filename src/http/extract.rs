@@ -104,14 +104,14 @@ impl<T: Serialize> IntoResponse for JsonResponse<T> {
     fn into_response(self) -> Response {
         let mut buffer = Vec::with_capacity(512);
         match serde_json::to_writer(&mut buffer, &self.0) {
-            Ok(()) => JsonBytes(buffer).into_response(),
+            Ok(()) => JsonBytes(buffer.into()).into_response(),
             Err(error) => Problem::internal(&error).into_response(),
         }
     }
 }
 
 /// A JSON response already written (by a route that writes its own).
-pub struct JsonBytes(pub Vec<u8>);
+pub struct JsonBytes(pub Bytes);
 
 impl IntoResponse for JsonBytes {
     fn into_response(self) -> Response {

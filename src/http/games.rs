@@ -6,14 +6,14 @@
 use std::sync::OnceLock;
 
 use axum::body::Bytes;
-use axum::extract::State;
-use axum::http::{header, HeaderMap, Method};
+use axum::extract::{Request, State};
+use axum::http::{header, Method};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{post, MethodRouter};
 use futures_util::future::BoxFuture;
 use serde::Deserialize;
 
-use super::extract::{parse_object, ApiJson};
+use super::extract::{json_bytes, parse_object, ApiJson};
 use super::state::AppState;
 use super::stream;
 use crate::core::problem::Problem;
@@ -46,13 +46,21 @@ pub fn routes() -> Vec<Route> {
 
 /// `POST` of a game's analysis endpoint: its answer, or its NDJSON lines
 /// when the client streams.
-async fn analysis<G: ServedGame>(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    ApiJson(request): ApiJson<G::Request>,
-) -> Result<Response, Problem> {
+async fn analysis<G: ServedGame>(State(state): State<AppState>, request: Request) -> Result<Response, Problem> {
+    let streamed = G::STREAMS && stream::wants_ndjson(request.headers());
+    let request = read_request::<G>(&json_bytes(request).await?)?;
     let search = move |lines| async move { G::analyse(&state, request, None, lines).await };
-    stream::plain_or_lines_with(&headers, search, G::body).await
+    stream::plain_or_lines_with(streamed, search, G::body).await
+}
+
+/// An analysis request's body: by the game's own reader when it has one
+/// and the body is in its plain form, else by serde (whose messages are
+/// the contract's).
+fn read_request<G: ServedGame>(json: &[u8]) -> Result<G::Request, Problem> {
+    match G::read_plain(json) {
+        Some(request) => Ok(request),
+        None => parse_object(json),
+    }
 }
 
 /// A stateless review's body: the record's options and moves.
@@ -159,7 +167,7 @@ fn analyse_json<'a, G: ServedGame>(
     shared: SharedDeadline,
 ) -> BoxFuture<'a, Result<Bytes, Problem>> {
     Box::pin(async move {
-        let request: G::Request = parse_object(json)?;
+        let request = read_request::<G>(json)?;
         G::body(G::analyse(state, request, Some(shared), None).await?)
     })
 }

@@ -18,7 +18,6 @@ pub mod problems;
 pub mod rate_limit;
 mod request_id;
 pub mod review;
-mod review_history;
 pub mod serve;
 pub mod state;
 pub mod stream;
@@ -54,10 +53,8 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/metrics", get(health::metrics)),
         (Method::GET, "/openapi.yaml", get(health::openapi)),
         (Method::GET, "/games", get(catalog::games)),
-        (Method::POST, "/pig/decision", post(pig::decision)),
         (Method::GET, "/pig/policy", get(pig::policy)),
         (Method::POST, "/analyze", post(analyze::analyze)),
-        (Method::POST, "/pig/review", post(review::pig_review)),
         (Method::POST, "/arena", post(arena::run)),
         (Method::POST, "/matches", post(matches::create)),
         (Method::GET, "/matches/{id}", get(matches::get_match)),

@@ -29,9 +29,6 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("review.js", JS, include_str!("../../web/review.js")),
 ];
 
-/// The drawings of the games not yet in the registry, by file name.
-const LEGACY_DRAWINGS: &[(&str, &str)] = &[("pig.js", include_str!("../../web/pig.js"))];
-
 /// Everything the page needs comes from this server; a stray reference to a
 /// CDN or an external font fails loudly in the browser instead of quietly
 /// depending on the network.
@@ -47,13 +44,7 @@ pub async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Result<Respo
         .iter()
         .find(|(name, _, _)| *name == file)
         .map(|(_, content_type, body)| (*content_type, *body));
-    let drawing = || {
-        let legacy = LEGACY_DRAWINGS
-            .iter()
-            .find(|(name, _)| *name == file)
-            .map(|(_, body)| *body);
-        legacy.or_else(|| registry::drawing(&file)).map(|body| (JS, body))
-    };
+    let drawing = || registry::drawing(&file).map(|body| (JS, body));
     let (content_type, body) = shared.or_else(drawing).ok_or_else(|| {
         let shown: String = file.chars().take(60).collect();
         Problem::new(StatusCode::NOT_FOUND, format!("the playground has no file {shown:?}"))

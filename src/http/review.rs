@@ -21,16 +21,13 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use serde::Deserialize;
 
-use super::extract::{ApiJson, ApiQuery};
-use super::games::{self, review_body as json_body, review_json as serialise, stored_error};
+use super::extract::ApiQuery;
+use super::games::{self, review_body as json_body, review_json as serialise};
 use super::matches::{bearer, load_authorized, token_matches};
-use super::review_history::pig_steps;
 use super::state::AppState;
 use crate::core::problem::Problem;
-use crate::games::pig::review as pig;
-use crate::matches::{GameKind, Status};
-use crate::review::history::{match_names, parse};
-use crate::review::{self, Review, ReviewError, Step};
+use crate::matches::Status;
+use crate::review::Review;
 use crate::solve::memo::BoundedMemo;
 
 use crate::store::{timestamp, StoredMatch};
@@ -59,67 +56,17 @@ impl ReviewCache {
     }
 }
 
-/// A stateless record's error: the client's.
-fn record_error(error: ReviewError) -> Problem {
-    Problem::unprocessable(error.to_string())
-}
-
-#[derive(Deserialize)]
-pub struct PigRecord {
-    #[serde(default)]
-    options: Option<pig::Options>,
-    moves: Vec<pig::RecordMove>,
-}
-
 #[derive(Deserialize)]
 pub struct ReviewQuery {
     max_ms: Option<u64>,
 }
 
-async fn review_pig(
-    state: &AppState,
-    options: pig::Options,
-    steps: Vec<Step<pig::Decision>>,
-    names: [&'static str; 2],
-) -> Result<Result<Review, ReviewError>, Problem> {
-    let rules = match options.rules(state.config.pig_max_goal) {
-        Ok(rules) => rules,
-        Err(e) => return Ok(Err(e)),
-    };
-    if let Err(e) = pig::validate(&rules, &steps, names) {
-        return Ok(Err(e));
-    }
-    let table = state.solvers.pig_tables.get(rules).await?;
-    Ok(pig::review(&table, &steps, names))
-}
-
-pub async fn pig_review(
-    State(state): State<AppState>,
-    ApiJson(record): ApiJson<PigRecord>,
-) -> Result<Response, Problem> {
-    let steps = pig::steps(record.moves).map_err(record_error)?;
-    let options = record.options.unwrap_or_default();
-    let review = review_pig(&state, options, steps, review::AB)
-        .await?
-        .map_err(record_error)?;
-    Ok(json_body(serialise(&review)?))
-}
-
 /// The review of a stored match, by its game.
 async fn review_stored(state: &AppState, stored: &StoredMatch, max_ms: Option<u64>) -> Result<Review, Problem> {
-    if let Some(review) = games::review_stored_match(stored.game.game.as_str(), state, stored, max_ms) {
-        return review.await;
+    match games::review_stored_match(stored.game.game.as_str(), state, stored, max_ms) {
+        Some(review) => review.await,
+        None => Err(Problem::internal(&format!("no review for {}", stored.game.game))),
     }
-    let names = match_names(stored);
-    let options = &stored.game.options;
-    let result = match stored.game.game {
-        GameKind::Pig => {
-            let steps = pig_steps(stored, names)?;
-            review_pig(state, parse(options, "options")?, steps, names).await?
-        }
-        served => return Err(Problem::internal(&format!("no review for {served}"))),
-    };
-    result.map_err(stored_error)
 }
 
 /// True while a finished match last changed at `updated_at` is still kept.

@@ -11,8 +11,8 @@ use crate::solve::pool::SearchPool;
 use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::store::Store;
 
-use super::pig::PolicyCache;
 use super::review::ReviewCache;
+use crate::games::pig::api::PolicyCache;
 
 /// Handlers extract this once per request: one reference count to bump,
 /// however many parts the state has (a struct of Arcs cost ~11% of a

@@ -20,6 +20,7 @@ use futures_util::StreamExt;
 use serde::Serialize;
 use tokio::sync::mpsc;
 
+use super::extract::JsonBytes;
 use crate::core::problem::Problem;
 use crate::solve::lines::{line, Lines, LINES_BUFFERED};
 
@@ -99,9 +100,10 @@ where
     }
 }
 
-/// The same for an answer that makes its own body (`body_of`).
+/// The same for an answer that makes its own body (`body_of`), streamed
+/// when `streamed` says the client asked for lines.
 pub async fn plain_or_lines_with<T: Send + 'static, S, F>(
-    headers: &HeaderMap,
+    streamed: bool,
     search: S,
     body_of: fn(T) -> Result<Bytes, Problem>,
 ) -> Result<Response, Problem>
@@ -109,15 +111,14 @@ where
     S: FnOnce(Option<Lines>) -> F,
     F: Future<Output = Result<T, Problem>> + Send + 'static,
 {
-    if wants_ndjson(headers) {
+    if streamed {
         let answer = |lines| {
             let search = search(Some(lines));
             async move { body_of(search.await?) }
         };
         return Ok(respond(answer).await);
     }
-    let body = body_of(search(None).await?)?;
-    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
+    Ok(JsonBytes(body_of(search(None).await?)?).into_response())
 }
 
 /// A search endpoint's answer: NDJSON lines when the request asks for them

@@ -147,6 +147,7 @@ async fn every_registered_game_is_played_randomly_to_the_end_and_reviewed() {
         c.match_quota_per_hour = 0;
     })
     .await;
+    assert_eq!(app.wait_ready().await.status, StatusCode::OK, "the database is ready");
     let catalog = app.get("/games").await.json();
     let entries = catalog["games"].as_array().expect("games");
     let listed: Vec<&str> = entries.iter().map(|e| e["id"].as_str().unwrap()).collect();

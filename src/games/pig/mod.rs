@@ -6,16 +6,19 @@
 //! total (at least 1 in the progressive variant). First to `goal` wins.
 //!
 //! Pig's folder: these rules, the exact table ([`solve`]) and its files and
-//! cache ([`tables`]), the match adapter, the review and the arena's
-//! policies. Its endpoints are still `crate::http::pig`'s own (the hot
-//! `/pig/decision` route parses and writes by hand).
+//! cache ([`tables`]), its answers ([`api`]), the match adapter, the
+//! review, the arena's policies and what it serves ([`Pig`]).
 
+pub mod api;
 pub mod arena;
 pub mod arena_exact;
 pub(crate) mod matches;
 pub mod review;
+mod served;
 pub mod solve;
 pub mod tables;
+
+pub use served::Pig;
 
 use std::fmt;
 use std::str::FromStr;

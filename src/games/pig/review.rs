@@ -11,9 +11,13 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::core::game::Seat;
+use crate::core::problem::Problem;
 use crate::games::pig::solve::PigTable;
 use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome, Variant};
+use crate::matches::Actor;
+use crate::review::history::{corrupt, parse, seat_of};
 use crate::review::{check_seat, first_player_value, judge, Entry, Review, ReviewError, Step, TOLERANCE};
+use crate::store::StoredMatch;
 
 /// Far beyond any real turn; keeps the arithmetic clear of overflow.
 const MAX_TURN_TOTAL: u32 = 1_000_000_000;
@@ -48,7 +52,7 @@ pub struct RecordMove {
 }
 
 /// A decision and, after a roll, the face.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Deserialize)]
 pub struct Decision {
     pub action: String,
     pub roll: Option<i64>,
@@ -234,4 +238,36 @@ pub fn review(table: &PigTable, steps: &[Step<Decision>], names: [&str; 2]) -> R
         })
         .collect();
     Ok(Review::new("pig", names, entries))
+}
+
+/// Pig's decisions, each roll with the face the dice entry after it shows.
+pub fn stored_steps(stored: &StoredMatch, names: [&str; 2]) -> Result<Vec<Step<Decision>>, Problem> {
+    #[derive(Deserialize)]
+    struct PigMove {
+        action: String,
+    }
+    let mut steps = Vec::new();
+    let mut events = stored.history.iter();
+    while let Some(event) = events.next() {
+        let entry = &event.entry;
+        let mv: PigMove = parse(entry.mv.as_ref().unwrap_or(&Value::Null), "move")?;
+        let roll = if mv.action == "roll" {
+            let dice = events.next().ok_or_else(|| corrupt("a roll without its dice entry"))?;
+            let face = dice.entry.roll.filter(|_| dice.entry.actor == Actor::Dice);
+            Some(i64::from(
+                face.ok_or_else(|| corrupt("a roll not followed by the dice"))?,
+            ))
+        } else {
+            None
+        };
+        steps.push(Step {
+            ply: entry.ply,
+            seat: Some(seat_of(entry.actor, names)?),
+            mv: Decision {
+                action: mv.action,
+                roll,
+            },
+        });
+    }
+    Ok(steps)
 }

@@ -1,0 +1,118 @@
+//! Pig as the service offers it: its catalog entry, the decision endpoint
+//! (its body read and written by hand: the hottest route) and its reviews.
+
+use bytes::Bytes;
+use serde_json::json;
+
+use super::api::{self, plain, DecisionRequest, DecisionResponse};
+use super::review::{self as pig_review, Decision, Options, RecordMove};
+use super::{MAX_DIE_SIDES, MIN_DIE_SIDES, MIN_GOAL};
+use crate::arena::strategy::names;
+use crate::catalog::{integer, other, GameEntry, GameOption};
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::matches::GameKind;
+use crate::review::{ReviewError, Step, AB};
+use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
+use crate::solve::lines::Lines;
+use crate::solve::run::SharedDeadline;
+use crate::store::StoredMatch;
+
+pub struct Pig;
+
+impl ServedGame for Pig {
+    const ID: &'static str = "pig";
+    const ANALYSIS_PATH: &'static str = "/pig/decision";
+    const DRAWING: &'static str = include_str!("../../../web/pig.js");
+    // A table lookup: nothing to report on the way.
+    const STREAMS: bool = false;
+    type Request = DecisionRequest;
+    type Response = DecisionResponse;
+
+    fn read_plain(json: &[u8]) -> Option<DecisionRequest> {
+        plain::decision(json)
+    }
+
+    fn body(response: DecisionResponse) -> Result<Bytes, Problem> {
+        Ok(Bytes::from(response.to_json()))
+    }
+
+    fn catalog(config: &Config) -> GameEntry {
+        GameEntry {
+            id: Self::ID,
+            name: "Pig",
+            summary:
+                "Roll a die to build a turn total, hold to bank it; a 1 loses the turn's points. First to the goal wins.",
+            players: 2,
+            chance: true,
+            solved_by: "exact: win probabilities from a table solved (or loaded) at start-up",
+            endpoints: endpoints::<Self>(),
+            options: vec![
+                integer(
+                    "goal",
+                    json!(100),
+                    (u64::from(MIN_GOAL), u64::from(config.pig_max_goal)),
+                    "Points to win.",
+                ),
+                integer(
+                    "die_sides",
+                    json!(6),
+                    (u64::from(MIN_DIE_SIDES), u64::from(MAX_DIE_SIDES)),
+                    "Faces of the die.",
+                ),
+                GameOption {
+                    allowed: Some(vec!["standard", "progressive"]),
+                    ..other(
+                        "variant",
+                        "string",
+                        json!("standard"),
+                        "progressive: a 1 banks exactly 1 point.",
+                    )
+                },
+            ],
+            strategies: names(GameKind::Pig),
+        }
+    }
+
+    async fn analyse(
+        services: &Services,
+        request: DecisionRequest,
+        _shared: Option<SharedDeadline>,
+        _lines: Option<Lines>,
+    ) -> Result<DecisionResponse, Problem> {
+        api::decide(services, request).await
+    }
+
+    const REVIEW_PATH: Option<&'static str> = Some("/pig/review");
+    const RECORD_SIDES: [&'static str; 2] = AB;
+    type ReviewOptions = Options;
+    type RecordMove = RecordMove;
+    type ReviewMove = Decision;
+
+    fn record_steps(moves: Vec<RecordMove>) -> Result<Vec<Step<Decision>>, ReviewError> {
+        pig_review::steps(moves)
+    }
+
+    fn stored_steps(stored: &StoredMatch, names: [&'static str; 2]) -> Result<Vec<Step<Decision>>, Problem> {
+        pig_review::stored_steps(stored, names)
+    }
+
+    /// Exact whatever the budget: every value is the table's.
+    async fn review(
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<Decision>>,
+        names: [&'static str; 2],
+        _max_ms: Option<u64>,
+    ) -> ReviewResult {
+        let rules = match options.rules(services.config.pig_max_goal) {
+            Ok(rules) => rules,
+            Err(e) => return Ok(Err(e)),
+        };
+        if let Err(e) = pig_review::validate(&rules, &steps, names) {
+            return Ok(Err(e));
+        }
+        let table = services.solvers.pig_tables.get(rules).await?;
+        Ok(pig_review::review(&table, &steps, names))
+    }
+}
