@@ -51,6 +51,30 @@ pub fn record_metrics(services: &Services) {
     each_game(&mut Record(services));
 }
 
+/// Starts every game's background preparation (at server start).
+pub fn start(services: &Services) {
+    struct Start<'a>(&'a Services);
+    impl Visitor for Start<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            G::start(self.0);
+        }
+    }
+    each_game(&mut Start(services));
+}
+
+/// Why the games that cannot answer yet cannot, one reason each.
+pub fn not_ready(services: &Services) -> Vec<String> {
+    struct Reasons<'a>(&'a Services, Vec<String>);
+    impl Visitor for Reasons<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            self.1.extend(G::not_ready(self.0));
+        }
+    }
+    let mut reasons = Reasons(services, Vec::new());
+    each_game(&mut reasons);
+    reasons.1
+}
+
 /// The playground's drawing called `file` (`{id}.js`), if a game has it.
 pub fn drawing(file: &str) -> Option<&'static str> {
     struct Find<'a>(&'a str, Option<&'static str>);

@@ -92,6 +92,16 @@ pub trait ServedGame: 'static {
     /// `/metrics` is rendered.
     fn record_metrics(_services: &Services) {}
 
+    /// Starts what the game prepares in the background when the server
+    /// starts (tables read from disk); called once, inside the runtime.
+    fn start(_services: &Services) {}
+
+    /// Why the game cannot answer yet, while it cannot (`/readyz` answers
+    /// 503 with it).
+    fn not_ready(_services: &Services) -> Option<String> {
+        None
+    }
+
     /// Where a game record is reviewed without a match (`POST`), if the
     /// game has such an endpoint; every game's matches are reviewed.
     const REVIEW_PATH: Option<&'static str>;

@@ -102,12 +102,10 @@ export const getReview = (id, token) => request("GET", `/matches/${encodeURIComp
 export const playMove = (id, token, ply, move) =>
   request("POST", `/matches/${encodeURIComponent(id)}/moves`, { token, body: { ply, move } });
 
-// The stateless endpoints, for the analysis.
-export const pigDecision = (body) => request("POST", "/pig/decision", { body });
 // A game's analysis endpoint (its catalog entry's `endpoints.analysis`)...
 export const analyse = (path, body) => request("POST", path, { body });
 // ...and the same reporting the search's progress to `onLine` as it thinks.
 export const analyseStreamed = (path, body, onLine) => streamed(path, body, onLine);
 
-export const pigPolicy = ({ goal, die_sides, variant }) =>
-  request("GET", `/pig/policy?goal=${goal}&die_sides=${die_sides}&variant=${encodeURIComponent(variant)}`);
+// Any other GET a game's drawing needs (its path and query built there).
+export const getJson = (path) => request("GET", path);

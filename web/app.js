@@ -234,7 +234,7 @@ async function showReview(m) {
   try {
     const review = await api.getReview(m.id, state.token);
     if (seq !== state.reviewSeq) return;
-    box.replaceChildren(reviewPanel(m, review));
+    box.replaceChildren(reviewPanel(m, review, Boolean(GAMES[m.game]?.reviewsWinProbabilities)));
     markHistory($("history"), review);
   } catch (error) {
     if (seq === state.reviewSeq) box.replaceChildren(h("p", { class: "analysis-error" }, `The review failed: ${error.message}`));

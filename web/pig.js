@@ -2,7 +2,7 @@
 // {action: "roll" | "hold"} and the server rolls. Whenever a match waits
 // for the person, it is the person's turn.
 
-import { pigDecision, pigPolicy } from "./api.js";
+import { analyse, getJson } from "./api.js";
 import { die, h, percent } from "./ui.js";
 
 // The policy picture survives re-renders: it is fetched once per rule set
@@ -209,9 +209,15 @@ function policyPicture(m) {
   return details;
 }
 
+const pigDecision = (body) => analyse("/pig/decision", body);
+const pigPolicy = ({ goal, die_sides, variant }) =>
+  getJson(`/pig/policy?goal=${goal}&die_sides=${die_sides}&variant=${encodeURIComponent(variant)}`);
+
 export default {
   id: "pig",
   title: "Pig",
+  // The review's values are both players' exact win probabilities.
+  reviewsWinProbabilities: true,
 
 
 
@@ -230,7 +236,7 @@ export default {
     const goal = m.options.goal;
     return h(
       "div",
-      { class: "pig" },
+      { class: "race" },
       h("div", { class: "scores" }, scoreRow("You", scores.human, goal), scoreRow("AI", scores.ai, goal)),
       h(
         "div",
@@ -257,7 +263,7 @@ export default {
     ];
     return h(
       "div",
-      { class: "pig-analysis" },
+      { class: "decision-analysis" },
       h("h3", {}, "POST /pig/decision for this position"),
       h(
         "table",

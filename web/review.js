@@ -24,11 +24,11 @@ function humanPoints(m, review) {
   return review.moves.map((e) => (1 + sign * e.value) / 2);
 }
 
-function graph(m, review) {
+function graph(m, review, probabilities) {
   const points = [0.5, ...humanPoints(m, review)];
-  // Pig starts where the solver says, not at even: the first decision's
-  // value before it is the mover's exact win probability.
-  if (m.game === "pig" && review.moves.length) {
+  // Win probabilities start where the solver says, not at even: the first
+  // decision's value before it is the mover's exact win probability.
+  if (probabilities && review.moves.length) {
     const first = review.moves[0];
     const p = typeof first.value_before === "number" ? first.value_before : first.value_before?.points;
     if (typeof p === "number") points[0] = first.actor === "human" ? p : 1 - p;
@@ -41,7 +41,7 @@ function graph(m, review) {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
     class: "review-graph",
     role: "img",
-    "aria-label": m.game === "pig" ? "win probability of both players, decision by decision" : "your expected share of the game, move by move",
+    "aria-label": probabilities ? "win probability of both players, decision by decision" : "your expected share of the game, move by move",
   });
   for (const p of [0, 0.5, 1]) {
     chart.append(svg("line", { class: "axis", x1: PAD, x2: WIDTH - PAD, y1: y(p), y2: y(p) }));
@@ -50,7 +50,7 @@ function graph(m, review) {
     chart.append(label);
   }
   chart.append(line(points, "you"));
-  if (m.game === "pig") chart.append(line(points.map((p) => 1 - p), "ai"));
+  if (probabilities) chart.append(line(points.map((p) => 1 - p), "ai"));
   review.moves.forEach((e, i) => {
     if (!MARK[e.judgment]) return;
     const dot = svg("circle", { cx: x(i + 1), cy: y(points[i + 1]), r: 5, class: `mark judgment-${e.judgment}`, "data-ply": e.ply });
@@ -85,7 +85,7 @@ export function markHistory(list, review) {
   }
 }
 
-export function reviewPanel(m, review) {
+export function reviewPanel(m, review, probabilities = false) {
   const exactness = review.exact
     ? "Every value is exact: what perfect play from each position gives."
     : "Some values are the search's estimates (marked as not exact).";
@@ -100,15 +100,15 @@ export function reviewPanel(m, review) {
       side("human", review.players.human),
       side("ai", review.players.ai),
     ),
-    graph(m, review),
+    graph(m, review, probabilities),
     h(
       "p",
       { class: "legend" },
-      m.game === "pig" ? "Win probabilities: " : "Your expected share of the game: ",
+      probabilities ? "Win probabilities: " : "Your expected share of the game: ",
       h("span", { class: "swatch you" }),
-      m.game === "pig" ? " you " : " you. ",
-      m.game === "pig" ? h("span", { class: "swatch ai" }) : null,
-      m.game === "pig" ? " the AI. " : "",
+      probabilities ? " you " : " you. ",
+      probabilities ? h("span", { class: "swatch ai" }) : null,
+      probabilities ? " the AI. " : "",
       "Dots mark inaccuracies (?!), mistakes (?) and blunders (??), also on the history below. ",
       exactness,
     ),

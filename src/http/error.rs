@@ -4,8 +4,6 @@ use crate::core::problem::{Problem, PROBLEM_JSON};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 
-use crate::games::pig::tables::cache::TableWorkerError;
-use crate::games::pig::PigError;
 use crate::matches::MatchError;
 use crate::store::StoreError;
 
@@ -25,21 +23,6 @@ impl IntoResponse for Problem {
         response
     }
 }
-
-/// The rules' errors: what the request got wrong, in the rules' own words.
-macro_rules! unprocessable_from {
-    ($($error:ty),* $(,)?) => {
-        $(
-            impl From<$error> for Problem {
-                fn from(e: $error) -> Self {
-                    Self::unprocessable(e.to_string())
-                }
-            }
-        )*
-    };
-}
-
-unprocessable_from!(PigError,);
 
 /// The problem type of a match error the client caused: the move, the
 /// match's state, or what the match was created with.
@@ -61,12 +44,6 @@ impl From<MatchError> for Problem {
         } else {
             Self::internal(&e)
         }
-    }
-}
-
-impl From<TableWorkerError> for Problem {
-    fn from(e: TableWorkerError) -> Self {
-        Self::internal(&e)
     }
 }
 

@@ -30,9 +30,7 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Pr
     if state.is_draining() {
         reasons.push("the server is shutting down".to_string());
     }
-    if !state.solvers.pig_tables.defaults_ready() {
-        reasons.push("the Pig tables are still loading".to_string());
-    }
+    reasons.extend(crate::registry::not_ready(&state));
     if let Err(error) = state.store.check().await {
         // The database's own words (hosts, paths, SQL) go to the log only.
         tracing::warn!(%error, "readiness: the database check failed");
@@ -56,9 +54,6 @@ pub async fn readyz(State(state): State<AppState>) -> Result<Json<Readiness>, Pr
 pub async fn metrics(State(state): State<AppState>) -> Response {
     metrics::gauge!("kibitz_search_workers_busy").set(state.search_pool.busy() as f64);
     metrics::gauge!("kibitz_search_workers").set(state.search_pool.concurrency() as f64);
-    let (tables, bytes) = state.solvers.pig_tables.memory();
-    metrics::gauge!("kibitz_pig_tables").set(tables as f64);
-    metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);
     crate::registry::record_metrics(&state);
     match telemetry::prometheus() {
         Some(handle) => (

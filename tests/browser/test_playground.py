@@ -477,8 +477,8 @@ class Playground(unittest.TestCase):
         self.assertIn(f"below {d['hold_at']}" if d["hold_at"] is not None else "never hold", here)
 
         self.el("#analysis-toggle").click()
-        self.wait_for(lambda: self.els(".pig-analysis td[data-action]"), message="the Pig analysis")
-        roll = self.el('.pig-analysis td[data-action="roll"]').text
+        self.wait_for(lambda: self.els(".decision-analysis td[data-action]"), message="the Pig analysis")
+        roll = self.el('.decision-analysis td[data-action="roll"]').text
         self.assertEqual(roll, f"{100 * d['roll_win_probability']:.1f}%")
         self.shot("pig.png")
 
@@ -490,7 +490,7 @@ class Playground(unittest.TestCase):
         s = self.server_match()["state"]
         if self.body_data("status") == "in_progress":
             self.assertEqual(self.el("#pig-policy canvas").get_attribute("data-marker"), f"{s['scores']['human']},{s['scores']['ai']}")
-        self.wait_for(lambda: self.els(".pig-analysis") or self.body_data("status") == "finished", message="the analysis after the hold")
+        self.wait_for(lambda: self.els(".decision-analysis") or self.body_data("status") == "finished", message="the analysis after the hold")
         self.shot("pig-after-hold.png")
 
     def test_nine_square_turn_places_the_rolled_number_of_marks(self):

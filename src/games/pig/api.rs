@@ -8,10 +8,24 @@ use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
 use super::solve::{ActionRange, PigTable};
-use super::{Action, PigRules, PigState, Variant};
+use super::tables::cache::TableWorkerError;
+use super::{Action, PigError, PigRules, PigState, Variant};
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::memo::BoundedMemo;
+
+/// The rules' errors: what the request got wrong, in the rules' own words.
+impl From<PigError> for Problem {
+    fn from(e: PigError) -> Self {
+        Self::unprocessable(e.to_string())
+    }
+}
+
+impl From<TableWorkerError> for Problem {
+    fn from(e: TableWorkerError) -> Self {
+        Self::internal(&e)
+    }
+}
 
 fn default_goal() -> i64 {
     100

@@ -1,6 +1,8 @@
 //! Pig as the service offers it: its catalog entry, the decision endpoint
 //! (its body read and written by hand: the hottest route) and its reviews.
 
+use std::sync::Arc;
+
 use bytes::Bytes;
 use serde_json::json;
 
@@ -81,6 +83,26 @@ impl ServedGame for Pig {
         _lines: Option<Lines>,
     ) -> Result<DecisionResponse, Problem> {
         api::decide(services, request).await
+    }
+
+    fn record_metrics(services: &Services) {
+        let (tables, bytes) = services.solvers.pig_tables.memory();
+        metrics::gauge!("kibitz_pig_tables").set(tables as f64);
+        metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);
+    }
+
+    /// The default tables, read (or solved and written) at start-up.
+    fn start(services: &Services) {
+        let tables = Arc::clone(&services.solvers.pig_tables);
+        tokio::spawn(async move {
+            if let Err(error) = tables.load_defaults().await {
+                tracing::error!(%error, "loading the Pig tables failed");
+            }
+        });
+    }
+
+    fn not_ready(services: &Services) -> Option<String> {
+        (!services.solvers.pig_tables.defaults_ready()).then(|| "the Pig tables are still loading".to_string())
     }
 
     const REVIEW_PATH: Option<&'static str> = Some("/pig/review");
