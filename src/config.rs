@@ -27,29 +27,10 @@ pub struct Cli {
 pub enum Command {
     /// Run the HTTP service (the default).
     Serve(Config),
-    /// Solve a game offline and write the result.
-    #[command(subcommand)]
-    Solve(SolveCommand),
     /// Play named strategies against each other and report how strong each is.
     Arena(crate::cli::ArenaArgs),
     #[command(flatten)]
     Game(crate::games::GameCommand),
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SolveCommand {
-    /// Write a Pig win-probability table file.
-    Pig {
-        #[arg(long, default_value_t = 100)]
-        goal: i64,
-        #[arg(long, default_value_t = 6)]
-        die_sides: i64,
-        #[arg(long, default_value = "standard")]
-        variant: String,
-        /// The file to write.
-        #[arg(long)]
-        out: PathBuf,
-    },
 }
 
 #[derive(Debug, Clone, Args)]

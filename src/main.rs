@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use kibitz::config::{Cli, Command, Config, SolveCommand};
+use kibitz::config::{Cli, Command, Config};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -22,21 +22,6 @@ fn main() -> ExitCode {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("kibitz: {e}");
-                ExitCode::from(2)
-            }
-        },
-        Some(Command::Solve(SolveCommand::Pig {
-            goal,
-            die_sides,
-            variant,
-            out,
-        })) => match kibitz::cli::solve_pig(goal, die_sides, &variant, &out) {
-            Ok(summary) => {
-                println!("{summary}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("kibitz solve pig: {e}");
                 ExitCode::from(2)
             }
         },

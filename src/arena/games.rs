@@ -4,17 +4,13 @@
 //! (`best`, `level:N`) and `random` are the same for every game and are
 //! built by the runner.
 
-use rand::RngCore;
-
-use crate::core::game::Game;
-use crate::games::pig::{PigGame, PigMove, PigRules};
-use crate::matches::players::{PigMatch, TurnGame};
+use crate::matches::players::TurnGame;
 use crate::matches::AiContext;
 
 use super::players::Chooser;
-use super::strategy::{number, Strategy};
+use super::strategy::Strategy;
+use super::summary::ExactChances;
 use super::ArenaError;
-use crate::games::pig::arena::PigPolicy;
 
 /// A player of the game `T` plays.
 pub(crate) type Player<T> = Box<dyn Chooser<<T as TurnGame>::Game>>;
@@ -45,39 +41,15 @@ pub(crate) trait ArenaGame: TurnGame {
     ) -> Result<Option<Player<Self>>, ArenaError> {
         Ok(None)
     }
-}
 
-/// Every Pig player, `level:N` and `random` included, is a policy over the
-/// exact table: the same policy the exact evaluation reads.
-impl ArenaGame for PigMatch {
-    const BEST_NAME: &'static str = "optimal";
-    const OWN_NAMES: &'static [&'static str] = &["hold_at:N (N >= 1)", "kper"];
-
-    fn own_strategy(name: &str) -> Option<Strategy> {
-        match name.split_once(':') {
-            // hold_at:0 would pass every turn and never finish a game.
-            Some(("hold_at", n)) => number(n).filter(|&n| n >= 1).map(Strategy::HoldAt),
-            Some(_) => None,
-            None => (name == "kper").then_some(Strategy::Kper),
-        }
-    }
-
-    fn own_player(strategy: Strategy, rules: &PigRules, ctx: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
-        let table = ctx.solvers.pig_tables.get_blocking(*rules);
-        Ok(Some(Box::new(PigPolicy::new(strategy, table)?)))
-    }
-}
-
-/// A policy plays by its probability of rolling here.
-impl Chooser<PigGame> for PigPolicy {
-    fn choose(&mut self, game: &PigGame, rng: &mut dyn RngCore) -> Result<Vec<PigMove>, ArenaError> {
-        let mover = game.to_move();
-        let rolls = self.rolls(game.score(mover), game.score(1 - mover), game.turn_total(), rng);
-        let mv = if rolls && game.legal_moves().contains(&PigMove::Roll) {
-            PigMove::Roll
-        } else {
-            PigMove::Hold
-        };
-        Ok(vec![mv])
+    /// A's chances against B computed exactly, for a game whose players
+    /// can be evaluated without sampling; None for the others.
+    fn exact(
+        _a: Strategy,
+        _b: Strategy,
+        _options: &Self::Options,
+        _ctx: &AiContext,
+    ) -> Option<Result<ExactChances, ArenaError>> {
+        None
     }
 }

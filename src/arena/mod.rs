@@ -25,7 +25,7 @@ use serde::Serialize;
 
 pub use runner::{Arena, ArenaSpec, Budget};
 pub use strategy::Strategy;
-pub use summary::{Record, Seats, Tally};
+pub use summary::{ExactChances, Record, Seats, Tally};
 
 use crate::matches::MatchError;
 

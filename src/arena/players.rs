@@ -125,7 +125,6 @@ mod tests {
 
     use super::*;
     use crate::core::game::{GameOutcome, Seat};
-    use crate::games::pig::{PigGame, PigMove, PigRules, Variant};
 
     /// A heap; each turn takes 1 or 2, and whoever takes the last wins:
     /// a game small enough to follow by hand.
@@ -218,65 +217,5 @@ mod tests {
             matches!(&err, ArenaError::Internal(m) if m.contains("seat 1") && m.contains("no move")),
             "{err}"
         );
-    }
-
-    #[test]
-    fn dice_by_chance_follow_the_games_probabilities() {
-        let rules = PigRules::new(10, 4, Variant::Standard, 200).unwrap();
-        let mut game = PigGame::new(rules);
-        assert_eq!(by_chance(&game, &mut StdRng::seed_from_u64(0)), None);
-        game.play(PigMove::Roll);
-        let mut rng = StdRng::seed_from_u64(3);
-        let mut seen = [0u32; 5];
-        for _ in 0..4000 {
-            match by_chance(&game, &mut rng) {
-                Some(PigMove::Face(face)) => seen[face as usize] += 1,
-                other => panic!("not a face: {other:?}"),
-            }
-        }
-        // Each of four faces about 1000 times (5 sigma is about 137).
-        assert_eq!(seen[0], 0);
-        assert!(seen[1..].iter().all(|&n| (860..=1140).contains(&n)), "{seen:?}");
-    }
-
-    #[test]
-    fn the_referee_rolls_the_dice_and_can_stop_the_game() {
-        // Goal 4 with a die that always shows 2: seat 0 rolls twice and holds.
-        let rules = PigRules::new(4, 6, Variant::Standard, 200).unwrap();
-        let mut roll_until_four = FromFn(|g: &PigGame| {
-            Some(if g.turn_total() < 4 {
-                PigMove::Roll
-            } else {
-                PigMove::Hold
-            })
-        });
-        let rolls = Cell::new(0);
-        let two = |_: &PigGame, _: &mut dyn RngCore| {
-            rolls.set(rolls.get() + 1);
-            Some(PigMove::Face(2))
-        };
-        let referee = Referee {
-            roll: &two,
-            check: &|| Ok(()),
-        };
-        let mut game = PigGame::new(rules);
-        let mut rng = StdRng::seed_from_u64(0);
-        play_out(
-            &mut game,
-            [&mut roll_until_four, &mut UniformRandom],
-            &mut rng,
-            &referee,
-        )
-        .unwrap();
-        assert_eq!((game.result(), rolls.get()), (Some(GameOutcome::Won(0)), 2));
-
-        let stopped = Referee {
-            roll: &two,
-            check: &|| Err(ArenaError::OutOfTime { played: 0, games: 1 }),
-        };
-        let mut game = PigGame::new(rules);
-        let err = play_out(&mut game, [&mut UniformRandom, &mut UniformRandom], &mut rng, &stopped).unwrap_err();
-        assert_eq!(err, ArenaError::OutOfTime { played: 0, games: 1 });
-        assert_eq!(game, PigGame::new(rules));
     }
 }

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use crate::core::game::{Game, GameOutcome as Ending};
 use crate::games::pig::tables::cache::PigTables;
-use crate::matches::players::{self, ai_moves, PigMatch, TurnGame};
+use crate::matches::players::{self, ai_moves, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::{MemoSizes, Solvers};
@@ -21,10 +21,8 @@ use crate::solve::solvers::{MemoSizes, Solvers};
 use super::games::ArenaGame;
 use super::players::{play_out, Chooser, Referee, UniformRandom};
 use super::strategy::Strategy;
-use super::summary::{GameOutcome, Tally};
+use super::summary::{ExactChances, GameOutcome, Tally};
 use super::{ArenaError, ExactReport, Report, Side};
-use crate::games::pig::arena::PigPolicy;
-use crate::games::pig::arena_exact::{evaluate, ExactPig};
 
 /// Positions each run's own searchers remember (lazily allocated).
 const MEMO_CAPACITY: usize = 1 << 18;
@@ -157,23 +155,17 @@ impl Arena {
         self.budget.per_move.map_or(left, |cap| cap.min(left))
     }
 
-    fn pig_policies(&self) -> Result<[PigPolicy; 2], ArenaError> {
-        if self.game != GameKind::Pig {
-            return Err(ArenaError::ExactNotPig(self.game.as_str()));
-        }
-        let limits = SearchLimits::within(Duration::from_secs(1));
-        let rules = PigMatch::parse_options(self.options.as_ref(), &self.context(&limits))?;
-        let table = self.solvers.pig_tables.get_blocking(rules);
-        Ok([
-            PigPolicy::new(self.a, Arc::clone(&table))?,
-            PigPolicy::new(self.b, table)?,
-        ])
+    /// A's chances computed exactly, for the games that can (Pig, by
+    /// policy evaluation).
+    pub fn exact(&self) -> Result<ExactChances, ArenaError> {
+        with_game!(self.game, T => self.exact_as::<T>())
     }
 
-    /// Pig only: A's exact chances by policy evaluation.
-    pub fn exact(&self) -> Result<ExactPig, ArenaError> {
-        let [a, b] = self.pig_policies()?;
-        Ok(evaluate(&a, &b))
+    fn exact_as<T: ArenaGame>(&self) -> Result<ExactChances, ArenaError> {
+        let limits = SearchLimits::within(Duration::from_secs(1));
+        let ctx = self.context(&limits);
+        let options = T::parse_options(self.options.as_ref(), &ctx)?;
+        T::exact(self.a, self.b, &options, &ctx).unwrap_or(Err(ArenaError::ExactNotPig(self.game.as_str())))
     }
 
     /// Plays `games` games. `limits` bound the whole run (its deadline and
@@ -280,7 +272,7 @@ impl Arena {
     }
 
     /// The report of a run (and of the exact evaluation, when there is one).
-    pub fn report(&self, seed: u64, tally: &Tally, exact: Option<ExactPig>) -> Report {
+    pub fn report(&self, seed: u64, tally: &Tally, exact: Option<ExactChances>) -> Report {
         let scores = with_game!(self.game, T => T::KEEPS_SCORE);
         Report {
             game: self.game.as_str(),

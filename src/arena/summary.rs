@@ -100,3 +100,20 @@ pub fn wilson(p: f64, n: f64) -> [f64; 2] {
     let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     [(centre - half).max(0.0), (centre + half).min(1.0)]
 }
+
+/// A's chances computed exactly (to rounding), for a game whose players
+/// can be evaluated without sampling ([`super::games::ArenaGame::exact`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExactChances {
+    /// The probability that A wins when A moves first.
+    pub a_first: f64,
+    /// ... when B moves first.
+    pub a_second: f64,
+}
+
+impl ExactChances {
+    /// A's expected share over games with alternating seats.
+    pub fn a_share(&self) -> f64 {
+        (self.a_first + self.a_second) / 2.0
+    }
+}

@@ -21,6 +21,15 @@ pub enum GameCommand {
     /// stdin, and print each line followed by every column's exact score, as
     /// the standard solvers' `-a` does (full columns: -1000).
     ConnectFourScores(connect_four::cli::ScoresArgs),
+    /// Solve a game offline and write the result.
+    #[command(subcommand)]
+    Solve(SolveCommand),
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SolveCommand {
+    /// Write a Pig win-probability table file.
+    Pig(pig::cli::SolveArgs),
 }
 
 impl GameCommand {
@@ -28,6 +37,7 @@ impl GameCommand {
     pub fn run(&self) -> Result<(), String> {
         match self {
             GameCommand::ConnectFourScores(args) => connect_four::cli::scores(args),
+            GameCommand::Solve(SolveCommand::Pig(args)) => pig::cli::solve_table(args),
         }
     }
 }

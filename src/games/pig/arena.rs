@@ -1,6 +1,6 @@
 //! Pig players as policies: each gives the probability of rolling in every
 //! state. The same policy drives a sampled game (the arena's runner) and the exact
-//! evaluation ([`super::pig_exact`]), so the two can only disagree through
+//! evaluation ([`super::arena_exact`]), so the two can only disagree through
 //! the game loop or the evaluation, which is what the tests compare.
 //!
 //! Two rules hold for every player, so that each game ends and the chain
@@ -17,8 +17,17 @@ use crate::games::pig::{Action, PigRules, Variant};
 use crate::matches::levels::{probabilities, MAX_LEVEL};
 use crate::matches::players::pig_level_values;
 
-use crate::arena::strategy::Strategy;
-use crate::arena::ArenaError;
+use rand::RngCore;
+
+use super::arena_exact::evaluate;
+use super::matches::PigMatch;
+use super::{PigGame, PigMove};
+use crate::arena::games::{ArenaGame, Player};
+use crate::arena::players::Chooser;
+use crate::arena::strategy::{number, Strategy};
+use crate::arena::{ArenaError, ExactChances};
+use crate::core::game::Game;
+use crate::matches::AiContext;
 
 /// "Keep pace and end race": from this score on (either player's), roll
 /// until holding wins.
@@ -114,5 +123,121 @@ impl PigPolicy {
         } else {
             rng.gen::<f64>() < p
         }
+    }
+}
+
+/// Every Pig player, `level:N` and `random` included, is a policy over the
+/// exact table: the same policy the exact evaluation reads.
+impl ArenaGame for PigMatch {
+    const BEST_NAME: &'static str = "optimal";
+    const OWN_NAMES: &'static [&'static str] = &["hold_at:N (N >= 1)", "kper"];
+
+    fn own_strategy(name: &str) -> Option<Strategy> {
+        match name.split_once(':') {
+            // hold_at:0 would pass every turn and never finish a game.
+            Some(("hold_at", n)) => number(n).filter(|&n| n >= 1).map(Strategy::HoldAt),
+            Some(_) => None,
+            None => (name == "kper").then_some(Strategy::Kper),
+        }
+    }
+
+    fn own_player(strategy: Strategy, rules: &PigRules, ctx: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
+        let table = ctx.solvers.pig_tables.get_blocking(*rules);
+        Ok(Some(Box::new(PigPolicy::new(strategy, table)?)))
+    }
+
+    /// By policy evaluation over the exact table.
+    fn exact(a: Strategy, b: Strategy, rules: &PigRules, ctx: &AiContext) -> Option<Result<ExactChances, ArenaError>> {
+        let table = ctx.solvers.pig_tables.get_blocking(*rules);
+        let policies = PigPolicy::new(a, Arc::clone(&table)).and_then(|a| Ok((a, PigPolicy::new(b, table)?)));
+        Some(policies.map(|(a, b)| evaluate(&a, &b)))
+    }
+}
+
+/// A policy plays by its probability of rolling here.
+impl Chooser<PigGame> for PigPolicy {
+    fn choose(&mut self, game: &PigGame, rng: &mut dyn RngCore) -> Result<Vec<PigMove>, ArenaError> {
+        let mover = game.to_move();
+        let rolls = self.rolls(game.score(mover), game.score(1 - mover), game.turn_total(), rng);
+        let mv = if rolls && game.legal_moves().contains(&PigMove::Roll) {
+            PigMove::Roll
+        } else {
+            PigMove::Hold
+        };
+        Ok(vec![mv])
+    }
+}
+
+/// The arena's players and referee with real dice: Pig's.
+#[cfg(test)]
+mod dice_tests {
+    use std::cell::Cell;
+
+    use rand::rngs::StdRng;
+    use rand::{RngCore, SeedableRng};
+
+    use crate::arena::players::{by_chance, play_out, FromFn, Referee, UniformRandom};
+    use crate::arena::ArenaError;
+    use crate::core::game::{Game, GameOutcome};
+    use crate::games::pig::{PigGame, PigMove, PigRules, Variant};
+
+    #[test]
+    fn dice_by_chance_follow_the_games_probabilities() {
+        let rules = PigRules::new(10, 4, Variant::Standard, 200).unwrap();
+        let mut game = PigGame::new(rules);
+        assert_eq!(by_chance(&game, &mut StdRng::seed_from_u64(0)), None);
+        game.play(PigMove::Roll);
+        let mut rng = StdRng::seed_from_u64(3);
+        let mut seen = [0u32; 5];
+        for _ in 0..4000 {
+            match by_chance(&game, &mut rng) {
+                Some(PigMove::Face(face)) => seen[face as usize] += 1,
+                other => panic!("not a face: {other:?}"),
+            }
+        }
+        // Each of four faces about 1000 times (5 sigma is about 137).
+        assert_eq!(seen[0], 0);
+        assert!(seen[1..].iter().all(|&n| (860..=1140).contains(&n)), "{seen:?}");
+    }
+
+    #[test]
+    fn the_referee_rolls_the_dice_and_can_stop_the_game() {
+        // Goal 4 with a die that always shows 2: seat 0 rolls twice and holds.
+        let rules = PigRules::new(4, 6, Variant::Standard, 200).unwrap();
+        let mut roll_until_four = FromFn(|g: &PigGame| {
+            Some(if g.turn_total() < 4 {
+                PigMove::Roll
+            } else {
+                PigMove::Hold
+            })
+        });
+        let rolls = Cell::new(0);
+        let two = |_: &PigGame, _: &mut dyn RngCore| {
+            rolls.set(rolls.get() + 1);
+            Some(PigMove::Face(2))
+        };
+        let referee = Referee {
+            roll: &two,
+            check: &|| Ok(()),
+        };
+        let mut game = PigGame::new(rules);
+        let mut rng = StdRng::seed_from_u64(0);
+        play_out(
+            &mut game,
+            [&mut roll_until_four, &mut UniformRandom],
+            &mut rng,
+            &referee,
+        )
+        .unwrap();
+        assert_eq!((game.result(), rolls.get()), (Some(GameOutcome::Won(0)), 2));
+
+        let stopped = Referee {
+            roll: &two,
+            check: &|| Err(ArenaError::OutOfTime { played: 0, games: 1 }),
+        };
+        let mut game = PigGame::new(rules);
+        let err = play_out(&mut game, [&mut UniformRandom, &mut UniformRandom], &mut rng, &stopped).unwrap_err();
+        assert_eq!(err, ArenaError::OutOfTime { played: 0, games: 1 });
+        assert_eq!(game, PigGame::new(rules));
     }
 }

@@ -4,7 +4,7 @@
 //! With both policies fixed the game is a Markov chain over (who moves, the
 //! mover's score, the other's score, the turn total). Scores never
 //! decrease, so it is solved in layers of decreasing score sum, as the
-//! optimal solver does (`crate::solve::pig`): inside a layer, A's row at
+//! optimal solver does ([`super::solve`]): inside a layer, A's row at
 //! scores (i, j) and B's row at (j, i) depend on each other only through
 //! their turn-total-0 values (a rolled 1, or a pass, hands the turn over
 //! with nothing banked). Every value in A's row is affine in B's value and
@@ -12,22 +12,7 @@
 //! row reads lies in layers already solved.
 
 use super::arena::PigPolicy;
-
-/// A's chances, exactly (to rounding).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ExactPig {
-    /// The probability that A wins when A moves first.
-    pub a_first: f64,
-    /// ... when B moves first.
-    pub a_second: f64,
-}
-
-impl ExactPig {
-    /// A's expected share over games with alternating seats.
-    pub fn a_share(&self) -> f64 {
-        (self.a_first + self.a_second) / 2.0
-    }
-}
+use crate::arena::ExactChances;
 
 /// Turn-total-0 values of one mover's rows: `at(i, j)` is the probability
 /// that A wins when this mover is to move with score `i` against `j`.
@@ -104,7 +89,7 @@ fn sweep(policy: &PigPolicy, my: u32, opp: u32, win: f64, other: &Rows, scratch:
 /// Evaluates A against B under the rules both policies were built for.
 /// The policies must end the game with probability 1 (every arena player
 /// does: see [`super::pig`]).
-pub fn evaluate(a: &PigPolicy, b: &PigPolicy) -> ExactPig {
+pub fn evaluate(a: &PigPolicy, b: &PigPolicy) -> ExactChances {
     let goal = a.rules().goal();
     let mut a_rows = Rows::new(goal);
     let mut b_rows = Rows::new(goal);
@@ -123,7 +108,7 @@ pub fn evaluate(a: &PigPolicy, b: &PigPolicy) -> ExactPig {
             b_rows.set(j, i, b0 + b1 * x);
         }
     }
-    ExactPig {
+    ExactChances {
         a_first: a_rows.at(0, 0),
         a_second: b_rows.at(0, 0),
     }

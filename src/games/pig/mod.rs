@@ -12,6 +12,7 @@
 pub mod api;
 pub mod arena;
 pub mod arena_exact;
+pub mod cli;
 pub(crate) mod matches;
 pub mod review;
 mod served;
