@@ -76,7 +76,7 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     };
     let arena = Arena::new(spec, tables, budget).map_err(|e| e.to_string())?;
     if args.games == 0 && !args.exact {
-        return Err("--games must be at least 1 (or give --exact for Pig)".to_string());
+        return Err("--games must be at least 1 (or give --exact, for a game evaluated exactly)".to_string());
     }
     let exact = if args.exact {
         Some(arena.exact().map_err(|e| e.to_string())?)

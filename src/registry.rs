@@ -18,7 +18,7 @@ pub trait Visitor {
 // served through `ServedGame`) what it serves. Paths are written in full:
 // `with_game!` uses the adapters wherever it is called.
 crate::matches::engine::games!($
-    Pig = "pig" => crate::matches::players::PigMatch, served pig::Pig;
+    Pig = "pig" => crate::games::pig::matches::PigMatch, served pig::Pig;
     Tictactoe = "tictactoe" => crate::games::tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
     Ishitori = "ishitori" => crate::games::ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
     NumberSquare = "number-square" => crate::games::number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;

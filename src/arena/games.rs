@@ -25,6 +25,8 @@ pub(crate) trait ArenaGame: TurnGame {
     /// (a number's range in parentheses); every game also has `best` (as
     /// [`ArenaGame::BEST_NAME`]), `random` and `level:N`.
     const OWN_NAMES: &'static [&'static str] = &[];
+    /// Whether [`ArenaGame::exact`] evaluates this game's players.
+    const EXACT: bool = false;
 
     /// The game's own player called `name`; None when it has none by that
     /// name (`best`, `level:N` and `random` are every game's).

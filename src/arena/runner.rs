@@ -155,6 +155,11 @@ impl Arena {
         self.budget.per_move.map_or(left, |cap| cap.min(left))
     }
 
+    /// Whether [`Arena::exact`] can evaluate this game.
+    pub fn has_exact(&self) -> bool {
+        with_game!(self.game, T => T::EXACT)
+    }
+
     /// A's chances computed exactly, for the games that can (Pig, by
     /// policy evaluation).
     pub fn exact(&self) -> Result<ExactChances, ArenaError> {

@@ -10,7 +10,6 @@ use super::extract::ApiJson;
 use super::state::AppState;
 use crate::arena::{Arena, ArenaError, ArenaSpec, Budget, Report};
 use crate::core::problem::Problem;
-use crate::matches::GameKind;
 use crate::solve::run::{run_search, SearchBudget};
 
 #[derive(Deserialize)]
@@ -48,7 +47,7 @@ pub async fn run(
     let games = match request.games {
         Some(0) | None if !exact => {
             return Err(Problem::unprocessable(format!(
-                "games must be an integer from 1 to {max_games} (or 0 with exact: true for Pig)"
+                "games must be an integer from 1 to {max_games} (or 0 with exact: true, for a game evaluated exactly)"
             )))
         }
         games => games.unwrap_or(0),
@@ -74,7 +73,7 @@ pub async fn run(
         options: request.options.as_ref(),
     };
     let arena = Arena::new(spec, state.solvers.pig_tables.clone(), budget).map_err(|e| arena_error(e, total_ms))?;
-    if exact && arena.game() != GameKind::Pig {
+    if exact && !arena.has_exact() {
         return Err(arena_error(ArenaError::ExactNotPig(arena.game().as_str()), total_ms));
     }
     let seed = request.seed.unwrap_or(0);

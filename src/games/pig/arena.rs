@@ -15,12 +15,11 @@ use rand::Rng;
 use crate::games::pig::solve::PigTable;
 use crate::games::pig::{Action, PigRules, Variant};
 use crate::matches::levels::{probabilities, MAX_LEVEL};
-use crate::matches::players::pig_level_values;
 
 use rand::RngCore;
 
 use super::arena_exact::evaluate;
-use super::matches::PigMatch;
+use super::matches::{level_values, PigMatch};
 use super::{PigGame, PigMove};
 use crate::arena::games::{ArenaGame, Player};
 use crate::arena::players::Chooser;
@@ -99,7 +98,7 @@ impl PigPolicy {
                     0.0
                 }
             }
-            Kind::Level(level) => probabilities(&pig_level_values(&self.table, i, j, k), level)[0],
+            Kind::Level(level) => probabilities(&level_values(&self.table, i, j, k), level)[0],
             Kind::HoldAt(n) => rolls_below(f64::from(n)),
             Kind::Kper => {
                 if i >= KPER_END_RACE || j >= KPER_END_RACE {
@@ -131,6 +130,7 @@ impl PigPolicy {
 impl ArenaGame for PigMatch {
     const BEST_NAME: &'static str = "optimal";
     const OWN_NAMES: &'static [&'static str] = &["hold_at:N (N >= 1)", "kper"];
+    const EXACT: bool = true;
 
     fn own_strategy(name: &str) -> Option<Strategy> {
         match name.split_once(':') {
