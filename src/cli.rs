@@ -72,7 +72,6 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     let tables = Arc::new(PigTables::new(args.data_dir.clone(), ARENA_TABLE_BYTES));
     let budget = Budget {
         per_move: args.max_ms.map(Duration::from_millis),
-        ..Budget::default()
     };
     let arena = Arena::new(spec, tables, budget).map_err(|e| e.to_string())?;
     if args.games == 0 && !args.exact {

@@ -35,20 +35,9 @@ const BOARD_SALT: u64 = 0x0062_6f61_7264;
 /// How far the searching players may go per move. Each game's node cap
 /// (its [`ArenaGame::ARENA_NODES`]) makes a run repeatable; `per_move` (when
 /// set) is a wall-clock cap on top.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Budget {
     pub per_move: Option<Duration>,
-    /// The largest Pig goal accepted in the options.
-    pub pig_max_goal: u32,
-}
-
-impl Default for Budget {
-    fn default() -> Self {
-        Budget {
-            per_move: None,
-            pig_max_goal: MatchLimits::default().pig_max_goal,
-        }
-    }
 }
 
 /// A run as asked for: the names as given.
@@ -139,7 +128,7 @@ impl Arena {
         let time = self.move_time(limits);
         AiContext {
             solvers: &self.solvers,
-            limits: MatchLimits::new(self.budget.pig_max_goal).with_budget(
+            limits: MatchLimits::default().with_budget(
                 self.game,
                 MoveBudget {
                     time,

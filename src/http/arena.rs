@@ -64,7 +64,6 @@ pub async fn run(
         per_move: request
             .max_ms
             .map(|ms| std::time::Duration::from_millis(ms.min(total_ms))),
-        pig_max_goal: config.pig_max_goal,
     };
     let spec = ArenaSpec {
         game: &request.game,

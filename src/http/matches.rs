@@ -234,7 +234,7 @@ where
         let _permit = permit;
         let ctx = AiContext {
             solvers: &state.solvers,
-            limits: MatchLimits::new(state.config.pig_max_goal),
+            limits: MatchLimits::default(),
         };
         let mut rng = StdRng::from_rng(OsRng).map_err(|e| MatchError::Internal(e.to_string()))?;
         work(&ctx, &mut rng)

@@ -305,27 +305,20 @@ impl MoveBudget {
 /// How hard the AI may think per move, game by game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchLimits {
-    /// The largest Pig goal (the server's `pig_max_goal`).
-    pub pig_max_goal: u32,
     /// In [`GameKind::ALL`] order; each game's default is its adapter's.
     budgets: [MoveBudget; GameKind::ALL.len()],
 }
 
 impl Default for MatchLimits {
+    /// Every game's default budget.
     fn default() -> Self {
-        MatchLimits::new(200)
+        MatchLimits {
+            budgets: GameKind::ALL.map(|game| with_game!(game, T => T::MOVE_BUDGET)),
+        }
     }
 }
 
 impl MatchLimits {
-    /// Every game's default budget, and Pig goals up to `pig_max_goal`.
-    pub fn new(pig_max_goal: u32) -> MatchLimits {
-        MatchLimits {
-            pig_max_goal,
-            budgets: GameKind::ALL.map(|game| with_game!(game, T => T::MOVE_BUDGET)),
-        }
-    }
-
     pub fn budget(&self, game: GameKind) -> MoveBudget {
         self.budgets[game as usize]
     }

@@ -54,7 +54,8 @@ impl TurnGame for PigMatch {
             .unwrap_or("standard")
             .parse()
             .map_err(|e| MatchError::Options(format!("{e}")))?;
-        PigRules::new(goal, die_sides, variant, ctx.limits.pig_max_goal).map_err(|e| MatchError::Options(e.to_string()))
+        PigRules::new(goal, die_sides, variant, ctx.solvers.pig_tables.max_goal())
+            .map_err(|e| MatchError::Options(e.to_string()))
     }
 
     fn options_json(rules: &PigRules) -> Value {

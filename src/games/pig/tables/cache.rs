@@ -32,11 +32,17 @@ pub struct PigTables {
     /// the lock, the hash or the recency tick.
     pinned_slots: Vec<(PigRules, Slot)>,
     budget_bytes: usize,
+    /// The largest goal any request may ask a table for.
+    max_goal: u32,
     entries: Mutex<HashMap<PigRules, Entry>>,
     clock: AtomicU64,
     solves: AtomicU64,
     solving: tokio::sync::Semaphore,
 }
+
+/// The largest goal when none is set (the server's `--pig-max-goal`
+/// default).
+pub const DEFAULT_MAX_GOAL: u32 = 200;
 
 /// Tables loaded or solved at the same time, at most.
 const CONCURRENT_SOLVES: usize = 2;
@@ -73,11 +79,23 @@ impl PigTables {
             data_dir,
             pinned_slots,
             budget_bytes,
+            max_goal: DEFAULT_MAX_GOAL,
             entries: Mutex::new(entries),
             clock: AtomicU64::new(0),
             solves: AtomicU64::new(0),
             solving: tokio::sync::Semaphore::new(CONCURRENT_SOLVES),
         }
+    }
+
+    /// These tables, for goals up to `max_goal` (tables grow as goal^3).
+    pub fn with_max_goal(mut self, max_goal: u32) -> Self {
+        self.max_goal = max_goal;
+        self
+    }
+
+    /// The largest goal a request may ask a table for.
+    pub fn max_goal(&self) -> u32 {
+        self.max_goal
     }
 
     /// How many tables this process has solved (not loaded).
