@@ -9,6 +9,7 @@ pub mod extract;
 pub mod games;
 pub mod health;
 pub mod linger;
+mod match_access;
 pub mod matches;
 pub mod metrics;
 pub mod pig;

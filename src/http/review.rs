@@ -23,7 +23,7 @@ use serde::Deserialize;
 
 use super::extract::ApiQuery;
 use super::games::{self, review_body as json_body, review_json as serialise};
-use super::matches::{bearer, load_authorized, token_matches};
+use super::match_access::{bearer, load_authorized, token_matches};
 use super::state::AppState;
 use crate::core::problem::Problem;
 use crate::matches::Status;
