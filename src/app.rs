@@ -47,6 +47,7 @@ pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
 /// Loads the tables and prepares the database in the background, so the
 /// server answers /healthz (and /readyz with 503) at once.
 pub fn start_background_work(state: &AppState) {
+    crate::registry::start(state);
     let tables = Arc::clone(&state.solvers.pig_tables);
     tokio::spawn(async move {
         if let Err(error) = tables.load_defaults().await {

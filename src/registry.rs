@@ -5,7 +5,7 @@
 
 use crate::catalog::{self, GameEntry};
 use crate::config::Config;
-use crate::games::{connect_four, ishitori, nine_square, number_square, othello, tictactoe};
+use crate::games::{chess, connect_four, ishitori, nine_square, number_square, othello, tictactoe};
 use crate::serve::{ServedGame, Services};
 
 /// Something done once for each served game, with the game as a type (so
@@ -25,6 +25,7 @@ crate::matches::engine::games!($
     NineSquare = "nine-square" => crate::games::nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
     ConnectFour = "connect-four" => crate::games::connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame;
     Othello = "othello" => crate::games::othello::matches::OthelloMatch, served othello::OthelloGame;
+    => served chess::ChessGame;
 );
 
 /// Every game's catalog entry, in menu order.
@@ -49,6 +50,17 @@ pub fn record_metrics(services: &Services) {
         }
     }
     each_game(&mut Record(services));
+}
+
+/// Every game's work at start-up, in the background.
+pub fn start(services: &Services) {
+    struct Start<'a>(&'a Services);
+    impl Visitor for Start<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            G::start(self.0);
+        }
+    }
+    each_game(&mut Start(services));
 }
 
 /// The playground's drawing called `file` (`{id}.js`), if a game has it.

@@ -79,6 +79,15 @@ pub trait ServedGame: 'static {
     /// `/metrics` is rendered.
     fn record_metrics(_services: &Services) {}
 
+    /// Work the game starts with the server, in the background (an
+    /// engine-backed game starts its processes, so that the first requests
+    /// do not wait for them).
+    fn start(_services: &Services) {}
+
+    /// The game's `GET` endpoints besides its analysis, each a
+    /// [`QueryEndpoint`] given to `routes` (most games have none).
+    fn query_routes(_routes: &mut impl QueryRoutes) {}
+
     /// Where a game record is reviewed without a match (`POST`), if the
     /// game has such an endpoint; every game's matches are reviewed.
     const REVIEW_PATH: Option<&'static str>;
@@ -109,6 +118,21 @@ pub trait ServedGame: 'static {
         names: [&'static str; 2],
         max_ms: Option<u64>,
     ) -> impl Future<Output = ReviewResult> + Send;
+}
+
+/// A `GET` endpoint that reads its question from the query string and
+/// answers JSON (the HTTP layer parses the query, with its 400s).
+pub trait QueryEndpoint: 'static {
+    const PATH: &'static str;
+    type Query: DeserializeOwned + Send + 'static;
+
+    fn answer(services: &Services, query: Self::Query) -> impl Future<Output = Result<Bytes, Problem>> + Send;
+}
+
+/// Where a game lists its [`QueryEndpoint`]s (the HTTP layer makes each a
+/// route).
+pub trait QueryRoutes {
+    fn add<E: QueryEndpoint>(&mut self);
 }
 
 /// An answer serialised as the JSON body sent.

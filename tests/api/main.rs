@@ -3,6 +3,7 @@
 mod analyze;
 mod arena;
 mod catalog;
+mod chess;
 mod connect_four;
 #[path = "../support/connect_four_brute.rs"]
 mod connect_four_brute;
