@@ -108,6 +108,9 @@ pub async fn analyse(
 ) -> Result<ChessAnalysis, Problem> {
     let moves = request.moves.unwrap_or_default();
     let state = ChessState::from_fen_and_moves(request.fen.as_deref(), &moves).map_err(ChessError::from)?;
+    // The engine first: its start-up is not the search's time.
+    let analyzer = analyzer(services);
+    analyzer.pool().start_one_if_cold().await;
     let max_ms = budget_ms(&services.config, request.max_ms, shared)?;
     let options = AnalyzeOptions {
         max_ms,
@@ -115,8 +118,6 @@ pub async fn analyse(
         multi_pv: narrow(request.multi_pv).unwrap_or(1),
         ..AnalyzeOptions::default()
     };
-    let analyzer = analyzer(services);
-    analyzer.pool().start_one_if_cold().await;
     let limits = SearchLimits::within(Duration::from_millis(max_ms));
     let on_depth = |partial: ChessAnalysis| {
         if let Some(lines) = &lines {
@@ -130,9 +131,9 @@ pub async fn analyse(
 /// budget.
 pub async fn cloud_eval(services: &Services, query: CloudEvalQuery) -> Result<CloudEval, Problem> {
     let state = ChessState::from_fen_and_moves(Some(&query.fen), &[] as &[&str]).map_err(ChessError::from)?;
-    let max_ms = budget_ms(&services.config, None, None)?;
     let analyzer = analyzer(services);
     analyzer.pool().start_one_if_cold().await;
+    let max_ms = budget_ms(&services.config, None, None)?;
     let limits = SearchLimits::within(Duration::from_millis(max_ms));
     let multi_pv = narrow(query.multi_pv).unwrap_or(1);
     analyzer
