@@ -2,14 +2,12 @@
 //! `GET /chess/cloud-eval`, chess in `/analyze` and the catalog, and the
 //! server without its engine.
 //!
-//! Stockfish is found where the server finds it (PATH, /usr/games).
-//! Without it the engine tests fail, unless KIBITZ_TEST_STOCKFISH=skip says
-//! the run chose to skip them (scripts/test.sh sets it only when there is
-//! no binary, and says so in its last line).
+//! Stockfish is found where the server finds it (PATH, /usr/games); the
+//! engine tests fail without it unless the run chose to skip them
+//! (support/stockfish.rs).
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
-use kibitz::engines::EngineConfig;
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb, TestResponse};
@@ -28,18 +26,7 @@ const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 
 /// True when Stockfish is there to test against; false only when the run
 /// said to skip the engine tests.
 fn stockfish() -> bool {
-    match EngineConfig::stockfish().resolve() {
-        Ok(_) => true,
-        Err(message) => {
-            assert_eq!(
-                std::env::var("KIBITZ_TEST_STOCKFISH").as_deref(),
-                Ok("skip"),
-                "{message}\n(set KIBITZ_TEST_STOCKFISH=skip to run without the Stockfish tests)"
-            );
-            eprintln!("Stockfish not found and KIBITZ_TEST_STOCKFISH=skip: test skipped");
-            false
-        }
-    }
+    crate::stockfish_support::stockfish().is_some()
 }
 
 /// lichess's win% for a score from the mover's view, computed here from
@@ -377,6 +364,11 @@ async fn a_streamed_search_sends_a_line_per_completed_depth() {
         line.as_object_mut().unwrap().remove("final");
         assert_answer_shape(&line);
     }
+    // A search that ends within one read of the engine's output (depth 5:
+    // under a millisecond) still sends its depths before the answer.
+    let r = post_ndjson(&app, &json!({"moves": ["d2d4"], "depth": 5})).await;
+    let text = String::from_utf8_lossy(&r.body);
+    assert!(text.lines().count() >= 3, "{text}");
     // Bad input with the header is still a problem, not a stream.
     let r = post_ndjson(&app, &json!({"moves": ["e2e5"]})).await;
     r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);

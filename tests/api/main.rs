@@ -27,4 +27,6 @@ mod process;
 mod replicas;
 mod review;
 mod review_scored;
+#[path = "../support/stockfish.rs"]
+mod stockfish_support;
 mod stream;

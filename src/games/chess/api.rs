@@ -8,7 +8,7 @@ use serde::Deserialize;
 
 use super::analysis::{ChessAnalysis, CloudEval};
 use super::rules::ChessState;
-use super::search::{AnalyzeOptions, ChessAnalyzer, ChessError};
+use super::search::{AnalyzeOptions, ChessAnalyzer, ChessError, MAX_MULTI_PV};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::engines::{EngineConfig, EnginePool};
@@ -108,16 +108,18 @@ pub async fn analyse(
 ) -> Result<ChessAnalysis, Problem> {
     let moves = request.moves.unwrap_or_default();
     let state = ChessState::from_fen_and_moves(request.fen.as_deref(), &moves).map_err(ChessError::from)?;
-    // The engine first: its start-up is not the search's time.
-    let analyzer = analyzer(services);
-    analyzer.pool().start_one_if_cold().await;
-    let max_ms = budget_ms(&services.config, request.max_ms, shared)?;
-    let options = AnalyzeOptions {
-        max_ms,
+    let mut options = AnalyzeOptions {
         depth: narrow(request.depth),
         multi_pv: narrow(request.multi_pv).unwrap_or(1),
         ..AnalyzeOptions::default()
-    };
+    }
+    .validate()?;
+    // The engine before the budget starts: its start-up is not the
+    // search's time.
+    let analyzer = analyzer(services);
+    analyzer.pool().start_one_if_cold().await;
+    let max_ms = budget_ms(&services.config, request.max_ms, shared)?;
+    options.max_ms = max_ms;
     let limits = SearchLimits::within(Duration::from_millis(max_ms));
     let on_depth = |partial: ChessAnalysis| {
         if let Some(lines) = &lines {
@@ -131,24 +133,18 @@ pub async fn analyse(
 /// budget.
 pub async fn cloud_eval(services: &Services, query: CloudEvalQuery) -> Result<CloudEval, Problem> {
     let state = ChessState::from_fen_and_moves(Some(&query.fen), &[] as &[&str]).map_err(ChessError::from)?;
+    let multi_pv = narrow(query.multi_pv).unwrap_or(1);
+    if !(1..=MAX_MULTI_PV).contains(&multi_pv) {
+        // lichess's name for the parameter.
+        return Err(ChessError::BadParameter {
+            field: "multiPv",
+            detail: format!("must be between 1 and {MAX_MULTI_PV}, got {multi_pv}"),
+        }
+        .into());
+    }
     let analyzer = analyzer(services);
     analyzer.pool().start_one_if_cold().await;
     let max_ms = budget_ms(&services.config, None, None)?;
     let limits = SearchLimits::within(Duration::from_millis(max_ms));
-    let multi_pv = narrow(query.multi_pv).unwrap_or(1);
-    analyzer
-        .cloud_eval(&state, multi_pv, max_ms, &limits)
-        .await
-        .map_err(|e| match e {
-            // lichess's name for the parameter.
-            ChessError::BadParameter {
-                field: "multi_pv",
-                detail,
-            } => ChessError::BadParameter {
-                field: "multiPv",
-                detail,
-            },
-            other => other,
-        })
-        .map_err(Problem::from)
+    Ok(analyzer.cloud_eval(&state, multi_pv, max_ms, &limits).await?)
 }
