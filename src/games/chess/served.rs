@@ -12,8 +12,9 @@ use crate::catalog::{Endpoints, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::{ReviewError, Step};
-use crate::serve::{endpoints, json_body, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, json_body, memo_gauges, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
+use crate::solve::memo::MemoStats;
 use crate::solve::run::SharedDeadline;
 
 pub struct ChessGame;
@@ -65,19 +66,14 @@ impl ServedGame for ChessGame {
     fn record_metrics(services: &Services) {
         let analyzer = api::analyzer(services);
         let (hits, misses) = analyzer.cache().stats();
-        let figures = [
-            ("kibitz_chess_cache_entries", analyzer.cache().len() as f64),
-            (
-                "kibitz_chess_cache_capacity",
-                services.config.chess_cache_entries as f64,
-            ),
-            ("kibitz_chess_cache_hits", hits as f64),
-            ("kibitz_chess_cache_misses", misses as f64),
-            ("kibitz_engine_processes", analyzer.pool().live_pids().len() as f64),
-        ];
-        for (name, value) in figures {
-            metrics::gauge!(name).set(value);
-        }
+        let stats = MemoStats {
+            entries: analyzer.cache().len(),
+            capacity: services.config.chess_cache_entries,
+            hits,
+            misses,
+        };
+        memo_gauges(Self::ID, "answer_cache", &stats);
+        metrics::gauge!("kibitz_engine_processes", "game" => Self::ID).set(analyzer.pool().live_pids().len() as f64);
     }
 
     fn start(services: &Services) {
