@@ -22,6 +22,9 @@ pub struct GameEntry {
     pub options: Vec<GameOption>,
     /// Arena strategy names (`N` stands for a number).
     pub strategies: Vec<&'static str>,
+    /// False when what the game needs is missing on this server (chess
+    /// without its engine): its requests then answer 503 saying why.
+    pub available: bool,
 }
 
 #[derive(Clone, Debug, Serialize)]

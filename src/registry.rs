@@ -5,7 +5,7 @@
 
 use crate::catalog::GameEntry;
 use crate::config::Config;
-use crate::games::{connect_four, ishitori, nine_square, number_square, othello, pig, tictactoe};
+use crate::games::{chess, connect_four, ishitori, nine_square, number_square, othello, pig, tictactoe};
 use crate::serve::{ServedGame, Services};
 
 /// Something done once for each served game, with the game as a type (so
@@ -25,6 +25,7 @@ crate::matches::engine::games!($
     NineSquare = "nine-square" => crate::games::nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
     ConnectFour = "connect-four" => crate::games::connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame;
     Othello = "othello" => crate::games::othello::matches::OthelloMatch, served othello::OthelloGame;
+    => served chess::ChessGame;
 );
 
 /// Every game's catalog entry, in menu order.

@@ -93,7 +93,8 @@ pub trait ServedGame: 'static {
     fn record_metrics(_services: &Services) {}
 
     /// Starts what the game prepares in the background when the server
-    /// starts (tables read from disk); called once, inside the runtime.
+    /// starts (tables read from disk, engine processes started); called
+    /// once, inside the runtime.
     fn start(_services: &Services) {}
 
     /// Why the game cannot answer yet, while it cannot (`/readyz` answers
@@ -101,6 +102,10 @@ pub trait ServedGame: 'static {
     fn not_ready(_services: &Services) -> Option<String> {
         None
     }
+
+    /// The game's `GET` endpoints besides its analysis, each a
+    /// [`QueryEndpoint`] given to `routes` (most games have none).
+    fn query_routes(_routes: &mut impl QueryRoutes) {}
 
     /// Where a game record is reviewed without a match (`POST`), if the
     /// game has such an endpoint; every game's matches are reviewed.
@@ -132,6 +137,21 @@ pub trait ServedGame: 'static {
         names: [&'static str; 2],
         max_ms: Option<u64>,
     ) -> impl Future<Output = ReviewResult> + Send;
+}
+
+/// A `GET` endpoint that reads its question from the query string and
+/// answers JSON (the HTTP layer parses the query, with its 400s).
+pub trait QueryEndpoint: 'static {
+    const PATH: &'static str;
+    type Query: DeserializeOwned + Send + 'static;
+
+    fn answer(services: &Services, query: Self::Query) -> impl Future<Output = Result<Bytes, Problem>> + Send;
+}
+
+/// Where a game lists its [`QueryEndpoint`]s (the HTTP layer makes each a
+/// route).
+pub trait QueryRoutes {
+    fn add<E: QueryEndpoint>(&mut self);
 }
 
 /// An answer serialised as the JSON body sent.

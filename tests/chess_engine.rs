@@ -17,24 +17,13 @@ use kibitz::games::chess::{review_game, AnalyzeOptions, ChessAnalyzer, ChessErro
 use kibitz::review::Judgment;
 use kibitz::solve::limits::SearchLimits;
 
+#[path = "support/stockfish.rs"]
+mod stockfish_support;
+use stockfish_support::stockfish;
+
 /// Engine tests take turns: two cores, and timing assertions that should
 /// not measure each other's load.
 static ENGINE_LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
-
-fn stockfish() -> Option<PathBuf> {
-    match EngineConfig::stockfish().resolve() {
-        Ok(path) => Some(path),
-        Err(message) => {
-            assert_eq!(
-                std::env::var("KIBITZ_TEST_STOCKFISH").as_deref(),
-                Ok("skip"),
-                "{message}\n(set KIBITZ_TEST_STOCKFISH=skip to run without the Stockfish tests)"
-            );
-            eprintln!("Stockfish not found and KIBITZ_TEST_STOCKFISH=skip: test skipped");
-            None
-        }
-    }
-}
 
 fn config(path: &Path, count: usize) -> EngineConfig {
     EngineConfig {

@@ -199,6 +199,36 @@ impl EnginePool {
         Ok(self.inner.idle.lock().map(|i| i.len()).unwrap_or(0))
     }
 
+    /// Starts one process when none is idle and fewer than the pool's size
+    /// run, and waits for it (at most the handshake's bound). A search
+    /// that found no process would spend its budget on the start-up (about
+    /// 0.3 s) and, under a small `max_ms`, be refused: callers that would
+    /// rather answer late once than refuse call this before their budget
+    /// starts. Errors are left for the search to meet.
+    pub async fn start_one_if_cold(&self) {
+        let Ok(binary) = self.inner.binary.clone() else {
+            return;
+        };
+        let idle = self.inner.idle.lock().map(|i| i.len()).unwrap_or(0);
+        let live = self.inner.live_pids.lock().map(|p| p.len()).unwrap_or(0);
+        if idle > 0 || live >= self.inner.count {
+            return;
+        }
+        let Ok(permit) = Arc::clone(&self.inner.permits).try_acquire_owned() else {
+            return;
+        };
+        let pool = self.clone();
+        // A task of its own, so that a caller that goes away does not
+        // leave a half-started process behind.
+        let start = tokio::spawn(async move {
+            if let Ok(engine) = pool.spawn(&binary).await {
+                pool.inner.put_back(engine);
+            }
+            drop(permit);
+        });
+        let _ = start.await;
+    }
+
     fn take_idle(&self, session: Option<u64>) -> Option<UciEngine> {
         let mut idle = self.inner.idle.lock().ok()?;
         // The process that served this session keeps its hash: prefer it.

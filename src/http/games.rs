@@ -9,26 +9,26 @@ use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::{header, Method};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{post, MethodRouter};
+use axum::routing::{get, post, MethodRouter};
 use futures_util::future::BoxFuture;
 use serde::Deserialize;
 
-use super::extract::{json_bytes, parse_object, ApiJson};
+use super::extract::{json_bytes, parse_object, ApiJson, ApiQuery, JsonBytes};
 use super::state::AppState;
 use super::stream;
 use crate::core::problem::Problem;
 use crate::registry::{each_game, Visitor};
 use crate::review::history::{match_names, parse};
 use crate::review::{Review, ReviewError, Step};
-use crate::serve::ServedGame;
+use crate::serve::{QueryEndpoint, QueryRoutes, ServedGame};
 use crate::solve::run::SharedDeadline;
 use crate::store::StoredMatch;
 
 /// A route as `http::routes` lists it.
 pub type Route = (Method, &'static str, MethodRouter<AppState>);
 
-/// Every served game's routes: its analysis, and its stateless review when
-/// it has one.
+/// Every served game's routes: its analysis, its stateless review when
+/// it has one, and its `GET` endpoints.
 pub fn routes() -> Vec<Route> {
     struct Routes(Vec<Route>);
     impl Visitor for Routes {
@@ -37,6 +37,12 @@ pub fn routes() -> Vec<Route> {
             if let Some(path) = G::REVIEW_PATH {
                 self.0.push((Method::POST, path, post(record_review::<G>)));
             }
+            G::query_routes(self);
+        }
+    }
+    impl QueryRoutes for Routes {
+        fn add<E: QueryEndpoint>(&mut self) {
+            self.0.push((Method::GET, E::PATH, get(query::<E>)));
         }
     }
     let mut routes = Routes(Vec::new());
@@ -61,6 +67,14 @@ fn read_request<G: ServedGame>(json: &[u8]) -> Result<G::Request, Problem> {
         Some(request) => Ok(request),
         None => parse_object(json),
     }
+}
+
+/// `GET` of a game's query endpoint.
+async fn query<E: QueryEndpoint>(
+    State(state): State<AppState>,
+    ApiQuery(query): ApiQuery<E::Query>,
+) -> Result<JsonBytes, Problem> {
+    Ok(JsonBytes(E::answer(&state, query).await?))
 }
 
 /// A stateless review's body: the record's options and moves.

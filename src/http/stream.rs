@@ -47,6 +47,13 @@ enum Progress<F> {
         search: std::pin::Pin<Box<F>>,
         reports: mpsc::Receiver<Bytes>,
     },
+    /// The answer is in, behind reports still queued: a search that reads
+    /// an engine's output within its own poll (chess) can queue several
+    /// depths and finish in one poll.
+    Draining {
+        reports: mpsc::Receiver<Bytes>,
+        last: Bytes,
+    },
     Done,
 }
 
@@ -64,12 +71,15 @@ where
         reports,
     };
     let mut lines = Box::pin(futures_util::stream::unfold(state, |state| async move {
-        let Progress::Running {
-            mut search,
-            mut reports,
-        } = state
-        else {
-            return None;
+        let (mut search, mut reports) = match state {
+            Progress::Running { search, reports } => (search, reports),
+            Progress::Draining { mut reports, last } => {
+                return Some(match reports.try_recv() {
+                    Ok(report) => (Ok(report), Progress::Draining { reports, last }),
+                    Err(_) => (Ok(last), Progress::Done),
+                });
+            }
+            Progress::Done => return None,
         };
         // Reports first: every report of a search is queued before its
         // answer is, so none is lost behind the final line.
@@ -80,7 +90,12 @@ where
                 let last = answer.and_then(|body| {
                     line(body.to_vec(), true).ok_or_else(|| Problem::internal(&"a search answer is not a JSON object"))
                 });
-                Some((last, Progress::Done))
+                // A failed search is answered as it is (an ordinary
+                // problem when nothing was sent yet).
+                Some(match (last, reports.try_recv()) {
+                    (Ok(last), Ok(report)) => (Ok(report), Progress::Draining { reports, last }),
+                    (last, _) => (last, Progress::Done),
+                })
             }
         }
     }));

@@ -37,10 +37,11 @@ use super::turns::{self, TurnGame};
 /// Writes, from the registry's one list of games (see `crate::registry`),
 /// [`GameKind`] and `with_game!`: each game's `GameKind`, its name in the
 /// API and its match adapter (a `turns::TurnGame`), and the served games'
-/// visit. (`$d` is a `$`, passed in so that the macro it writes can have
-/// variables.)
+/// visit. A game served without matches (yet) has a line `=> served T;`
+/// after the others: it is visited, but has no `GameKind`. (`$d` is a `$`,
+/// passed in so that the macro it writes can have variables.)
 macro_rules! games {
-    ($d:tt $($kind:ident = $name:literal => $adapter:ty $(, served $served:ty)?;)*) => {
+    ($d:tt $($kind:ident = $name:literal => $adapter:ty $(, served $served:ty)?;)* $(=> served $only:ty;)*) => {
         /// The games that can be played as matches, spelled as in the API.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         pub enum GameKind {
@@ -74,6 +75,7 @@ macro_rules! games {
         /// Visits every served game, in the order menus show them.
         pub fn each_game(visitor: &mut impl Visitor) {
             $($(visitor.visit::<$served>();)?)*
+            $(visitor.visit::<$only>();)*
         }
     };
 }

@@ -60,6 +60,13 @@ impl Solvers {
     /// The solver of type `S`: the one this set already has, or a new one
     /// built now (two first uses at once keep the same one).
     pub fn of<S: GameSolver>(&self) -> Arc<S> {
+        self.of_with(|| S::build(&self.sizes))
+    }
+
+    /// The solver of type `S`, built by `build` at its first use: for a
+    /// solver made from more than the memo sizes (an engine pool from the
+    /// server's settings).
+    pub fn of_with<S: Send + Sync + 'static>(&self, build: impl Fn() -> S) -> Arc<S> {
         let key = TypeId::of::<S>();
         if let Some(found) = self
             .by_type
@@ -71,11 +78,11 @@ impl Solvers {
         let entry = self
             .by_type
             .entry(key)
-            .or_insert_with(|| Arc::new(S::build(&self.sizes)) as Arc<dyn Any + Send + Sync>);
+            .or_insert_with(|| Arc::new(build()) as Arc<dyn Any + Send + Sync>);
         match Arc::clone(entry.value()).downcast::<S>() {
             Ok(solver) => solver,
             // Unreachable: the key is the type's own id.
-            Err(_) => Arc::new(S::build(&self.sizes)),
+            Err(_) => Arc::new(build()),
         }
     }
 }

@@ -113,6 +113,9 @@ pub fn test_config(dir: &std::path::Path) -> Config {
     config.bind = "127.0.0.1:0".parse().unwrap();
     config.data_dir = shared_table_dir();
     config.database_url = Some(format!("sqlite://{}?mode=rwc", dir.join("kibitz.db").display()));
+    // Stockfish starts at the first chess request: most tests never make
+    // one, and a pool per test app would cost the suite a core.
+    config.engine_warm_up = false;
     config
 }
 

@@ -3,6 +3,7 @@
 mod analyze;
 mod arena;
 mod catalog;
+mod chess;
 mod connect_four;
 #[path = "../support/connect_four_brute.rs"]
 mod connect_four_brute;
@@ -27,4 +28,6 @@ mod registry;
 mod replicas;
 mod review;
 mod review_scored;
+#[path = "../support/stockfish.rs"]
+mod stockfish_support;
 mod stream;

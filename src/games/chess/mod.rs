@@ -11,6 +11,7 @@
 //! - [`analysis`]: the answers' JSON shapes.
 //! - [`review`]: a game reviewed move by move with lichess's measures.
 //! - [`accuracy`], [`levels`], [`cache`]: the pieces they use.
+//! - [`api`]: `POST /chess/move` and `GET /chess/cloud-eval` on them.
 
 pub mod accuracy;
 pub mod analysis;
@@ -20,6 +21,12 @@ pub mod review;
 pub mod rules;
 pub mod san;
 pub mod search;
+
+// How the service offers it: its endpoints and ServedGame.
+pub mod api;
+mod served;
+
+pub use served::ChessGame;
 
 pub use analysis::{ChessAnalysis, CloudEval, EvalScore};
 pub use review::{review_game, ChessReview, MoveReview, SideReview};

@@ -56,6 +56,7 @@ impl ServedGame for ConnectFourGame {
                 ),
             ],
             strategies: names(GameKind::ConnectFour),
+            available: true,
         }
     }
 

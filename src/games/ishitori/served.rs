@@ -69,6 +69,7 @@ impl ServedGame for IshitoriGame {
                 ),
             ],
             strategies: names(GameKind::Ishitori),
+            available: true,
         }
     }
 

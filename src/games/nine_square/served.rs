@@ -47,6 +47,7 @@ impl ServedGame for NineSquareGame {
             endpoints: endpoints::<Self>(),
             options: vec![],
             strategies: names(GameKind::NineSquare),
+            available: true,
         }
     }
 

@@ -48,6 +48,7 @@ impl ServedGame for NumberSquareGame {
                 other("board", "array", Value::Null, "A given N x N board of integers instead of a dealt one."),
             ],
             strategies: names(GameKind::NumberSquare),
+            available: true,
         }
     }
 

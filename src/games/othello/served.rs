@@ -45,6 +45,7 @@ impl ServedGame for OthelloGame {
             endpoints: endpoints::<Self>(),
             options: vec![integer("size", json!(8), (4, 8), "Side of the board: 4, 6 or 8.")],
             strategies: names(GameKind::Othello),
+            available: true,
         }
     }
 

@@ -73,6 +73,7 @@ impl ServedGame for Pig {
                 },
             ],
             strategies: names(GameKind::Pig),
+            available: true,
         }
     }
 

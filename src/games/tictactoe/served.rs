@@ -52,6 +52,7 @@ impl ServedGame for TicTacToeGame {
                 integer("k", Value::Null, side, "In a row to win; default the longer side up to 5x5, else 5."),
             ],
             strategies: names(GameKind::Tictactoe),
+            available: true,
         }
     }
 

@@ -1,0 +1,428 @@
+//! Chess over HTTP against a real Stockfish: `POST /chess/move`,
+//! `GET /chess/cloud-eval`, chess in `/analyze` and the catalog, and the
+//! server without its engine.
+//!
+//! Stockfish is found where the server finds it (PATH, /usr/games); the
+//! engine tests fail without it unless the run chose to skip them
+//! (support/stockfish.rs).
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use serde_json::{json, Value};
+
+use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb, TestResponse};
+
+/// Engine tests take turns: each search wants a core, and two cores are
+/// shared with the rest of the suite.
+static ENGINE_LOCK: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+const MATE_IN_ONE: &str = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+/// 1.Nf6+ gxf6 2.Bxf7#.
+const WHITE_MATES_IN_TWO: &str = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+/// 1...Rg1+ 2.Kxg1 Rxf1#.
+const BLACK_MATES_IN_TWO: &str = "6k1/pp4p1/2p5/2bp4/8/P5Pb/1P3rrP/2BRRN1K b - - 0 1";
+const AFTER_E4: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1";
+
+/// True when Stockfish is there to test against; false only when the run
+/// said to skip the engine tests.
+fn stockfish() -> bool {
+    crate::stockfish_support::stockfish().is_some()
+}
+
+/// lichess's win% for a score from the mover's view, computed here from
+/// the contract's formula rather than taken from the server.
+fn win_percent(score: &Value) -> f64 {
+    let cp = match (score["cp"].as_f64(), score["mate"].as_f64()) {
+        (Some(cp), _) => cp.clamp(-1000.0, 1000.0),
+        (None, Some(mate)) => 1000.0_f64.copysign(mate),
+        _ => panic!("a score is {{cp}} or {{mate}}: {score}"),
+    };
+    50.0 + 50.0 * (2.0 / (1.0 + (-0.00368208 * cp).exp()) - 1.0)
+}
+
+async fn best(app: &TestApp, request: Value) -> Value {
+    let r = app.post_json("/chess/move", &request).await;
+    assert_eq!(
+        r.status,
+        StatusCode::OK,
+        "{request}: {}",
+        String::from_utf8_lossy(&r.body)
+    );
+    r.json()
+}
+
+/// The checks every answer passes: its shape, SAN beside every UCI move,
+/// the scores' two views and win% by the formula.
+fn assert_answer_shape(answer: &Value) {
+    let player = answer["player"].as_str().expect("player");
+    assert!(player == "white" || player == "black", "{answer}");
+    let uci = answer["move"]["uci"].as_str().expect("move.uci");
+    assert!((4..=5).contains(&uci.len()), "{answer}");
+    assert!(
+        answer["move"]["san"].as_str().is_some_and(|s| !s.is_empty()),
+        "{answer}"
+    );
+    let flip = |s: &Value| match (s["cp"].as_i64(), s["mate"].as_i64()) {
+        (Some(cp), _) => json!({"cp": -cp}),
+        (None, Some(n)) => json!({"mate": -n}),
+        _ => panic!("{s}"),
+    };
+    let score = &answer["score"];
+    let white = if player == "white" { score.clone() } else { flip(score) };
+    assert_eq!(answer["white_score"], white, "{answer}");
+    let wp = answer["win_percent"].as_f64().expect("win_percent");
+    assert!((wp - win_percent(score)).abs() < 1e-6, "{wp} vs {}", win_percent(score));
+    assert!(answer["depth"].as_u64().is_some_and(|d| d >= 1), "{answer}");
+    assert!(answer["nodes"].as_u64().is_some(), "{answer}");
+    let pvs = answer["pvs"].as_array().expect("pvs");
+    assert!(!pvs.is_empty(), "{answer}");
+    for pv in pvs {
+        let moves = pv["moves"].as_array().expect("pv moves");
+        assert_eq!(moves.len(), pv["san"].as_array().expect("pv san").len(), "{pv}");
+        assert!(pv["score"].is_object(), "{pv}");
+    }
+    assert_eq!(pvs[0]["moves"][0], answer["move"]["uci"], "{answer}");
+    assert_eq!(pvs[0]["san"][0], answer["move"]["san"], "{answer}");
+    assert_eq!(
+        answer["solved"],
+        json!(score.get("mate").is_some()),
+        "solved only for a proved mate: {answer}"
+    );
+}
+
+#[tokio::test]
+async fn a_mate_in_one_is_played_with_mate_1_and_solved() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let answer = best(&app, json!({"fen": MATE_IN_ONE, "depth": 12, "max_ms": 5000})).await;
+    assert_answer_shape(&answer);
+    assert_eq!(answer["move"], json!({"uci": "d1d8", "san": "Rd8#"}));
+    assert_eq!(answer["score"], json!({"mate": 1}));
+    assert_eq!(answer["white_score"], json!({"mate": 1}));
+    assert_eq!(answer["solved"], true);
+    assert_eq!(answer["player"], "white");
+}
+
+#[tokio::test]
+async fn a_mate_in_two_is_found_with_its_distance_for_either_side() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let white = best(&app, json!({"fen": WHITE_MATES_IN_TWO, "depth": 14, "max_ms": 5000})).await;
+    assert_answer_shape(&white);
+    assert_eq!(white["move"], json!({"uci": "d5f6", "san": "Nf6+"}));
+    assert_eq!(white["score"], json!({"mate": 2}));
+    assert_eq!(white["solved"], true);
+    let black = best(&app, json!({"fen": BLACK_MATES_IN_TWO, "depth": 14, "max_ms": 5000})).await;
+    assert_answer_shape(&black);
+    assert_eq!(black["player"], "black");
+    assert_eq!(black["move"], json!({"uci": "g2g1", "san": "Rg1+"}));
+    assert_eq!(black["score"], json!({"mate": 2}));
+    assert_eq!(black["white_score"], json!({"mate": -2}), "White's view: mated in 2");
+    assert_eq!(black["solved"], true);
+    // The mating line itself, in SAN.
+    assert_eq!(black["pvs"][0]["san"], json!(["Rg1+", "Kxg1", "Rxf1#"]));
+}
+
+#[tokio::test]
+async fn a_promotion_that_mates_is_written_in_san() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let answer = best(&app, json!({"fen": "8/P7/8/8/8/8/8/k1K5 w - - 0 1", "depth": 8})).await;
+    assert_answer_shape(&answer);
+    let played = (answer["move"]["uci"].as_str(), answer["move"]["san"].as_str());
+    assert!(
+        [(Some("a7a8q"), Some("a8=Q#")), (Some("a7a8r"), Some("a8=R#"))].contains(&played),
+        "{answer}"
+    );
+    assert_eq!(answer["score"], json!({"mate": 1}));
+}
+
+#[tokio::test]
+async fn a_normal_position_answers_every_field_with_multi_pv_lines() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let answer = best(
+        &app,
+        json!({"moves": ["e2e4", "e7e5", "g1f3"], "depth": 10, "multi_pv": 3, "max_ms": 5000}),
+    )
+    .await;
+    assert_answer_shape(&answer);
+    assert_eq!(answer["player"], "black");
+    assert!(answer["score"]["cp"].is_i64(), "an opening is no mate: {answer}");
+    assert_eq!(answer["solved"], false);
+    assert_eq!(answer["pvs"].as_array().map(Vec::len), Some(3), "{answer}");
+    // Three different first moves, best first.
+    let firsts: Vec<&Value> = answer["pvs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|pv| &pv["moves"][0])
+        .collect();
+    assert!(
+        firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2],
+        "{answer}"
+    );
+    let wp = answer["win_percent"].as_f64().unwrap();
+    assert!((20.0..80.0).contains(&wp), "an opening is about even: {wp}");
+    // The same position given as a FEN is the same question.
+    let fen = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+    let again = best(&app, json!({"fen": fen, "depth": 10, "multi_pv": 3, "max_ms": 5000})).await;
+    assert_eq!(again, answer, "one position, one cache entry, one answer");
+}
+
+#[tokio::test]
+async fn bad_input_is_a_422_that_names_the_field_or_the_move() {
+    // No engine needed: the rules answer before any search starts.
+    let app = spawn_app().await;
+    let cases = [
+        (
+            json!({"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}),
+            "side to move",
+        ),
+        (
+            json!({"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1"}),
+            "piece placement",
+        ),
+        (json!({"fen": "not a fen"}), "fen"),
+        (json!({"moves": ["e2e4", "e2e4"]}), "moves[1]"),
+        (json!({"moves": ["e2e4", "xyz"]}), "moves[1]"),
+        // Fool's mate: the game is over.
+        (json!({"moves": ["f2f3", "e7e5", "g2g4", "d8h4"]}), "checkmate"),
+        (json!({"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}), "stalemate"),
+        (json!({"multi_pv": 6}), "multi_pv"),
+        (json!({"multi_pv": 0}), "multi_pv"),
+        (json!({"depth": 0}), "depth"),
+        (json!({"depth": 100}), "depth"),
+        (json!({"depth": 4_294_967_296_u64}), "depth"),
+    ];
+    for (body, named) in cases {
+        let r = app.post_json("/chess/move", &body).await;
+        let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(detail.contains(named), "{body}: {detail:?} does not name {named}");
+    }
+    let r = app.post_json("/chess/move", &json!({"fen": 7})).await;
+    r.assert_problem(StatusCode::BAD_REQUEST);
+    let r = app.get("/chess/cloud-eval?fen=8/8/8/8&multiPv=1").await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("fen"), "{detail}");
+    let r = app
+        .get(&format!("/chess/cloud-eval?fen={}&multiPv=9", encode(AFTER_E4)))
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("multiPv"), "{detail}");
+    app.get("/chess/cloud-eval")
+        .await
+        .assert_problem(StatusCode::BAD_REQUEST);
+}
+
+/// What schemathesis found in an earlier version: each a server error then.
+#[tokio::test]
+async fn tiny_budgets_and_null_fields_are_answered_not_failed() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    for body in [
+        json!({"max_ms": 0}),
+        json!({"fen": null, "moves": ["e2e4"], "max_ms": 0, "depth": 1, "multi_pv": 1}),
+        json!({"fen": null, "moves": null, "max_ms": 1, "depth": null, "multi_pv": null}),
+    ] {
+        let answer = best(&app, body).await;
+        assert_answer_shape(&answer);
+    }
+    let r = app
+        .get(&format!("/chess/cloud-eval?multiPv=1&fen={}", encode(AFTER_E4)))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let r = app
+        .post_json(
+            "/analyze",
+            &json!({"positions": [{"game": "chess"}, {"game": "chess", "max_ms": 0}], "max_ms": 1000}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+    for result in r.json()["results"].as_array().expect("results") {
+        assert_answer_shape(result);
+    }
+}
+
+/// A FEN in a query string: spaces as %20, slashes kept.
+fn encode(fen: &str) -> String {
+    fen.replace(' ', "%20")
+}
+
+#[tokio::test]
+async fn cloud_eval_answers_in_lichesss_shape_from_whites_view() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let r = app
+        .get(&format!("/chess/cloud-eval?fen={}&multiPv=2", encode(AFTER_E4)))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.content_type(), "application/json");
+    let cloud = r.json();
+    let keys: Vec<&str> = cloud.as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(keys, ["depth", "fen", "knodes", "pvs"], "{cloud}");
+    // The FEN as lichess gives it back: no en passant square where no pawn
+    // can take.
+    assert_eq!(cloud["fen"], AFTER_E4.replace(" e3 ", " - "));
+    assert!(
+        cloud["knodes"].is_u64() && cloud["depth"].as_u64().is_some_and(|d| d >= 1),
+        "{cloud}"
+    );
+    let pvs = cloud["pvs"].as_array().expect("pvs");
+    assert_eq!(pvs.len(), 2, "{cloud}");
+    for pv in pvs {
+        let moves = pv["moves"].as_str().expect("moves is one string");
+        assert!(moves.split(' ').all(|m| (4..=5).contains(&m.len())), "{moves}");
+        assert!(pv["cp"].is_i64() != pv["mate"].is_i64(), "cp or mate: {pv}");
+    }
+    // The same question through /chess/move (the same default budget, so
+    // the cached answer): its White's view is cloud-eval's first line.
+    let answer = best(&app, json!({"fen": AFTER_E4, "multi_pv": 2})).await;
+    assert_eq!(answer["player"], "black");
+    assert_eq!(pvs[0]["cp"], answer["white_score"]["cp"], "{cloud} vs {answer}");
+    let first: Vec<&str> = pvs[0]["moves"].as_str().unwrap().split(' ').collect();
+    assert_eq!(json!(first), answer["pvs"][0]["moves"]);
+}
+
+#[tokio::test]
+async fn a_repeated_question_is_answered_from_the_cache() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let analyzer = kibitz::games::chess::api::analyzer(&app.state);
+    let question = json!({"moves": ["d2d4", "g8f6"], "max_ms": 300});
+    let first = best(&app, question.clone()).await;
+    let (hits, misses) = analyzer.cache().stats();
+    assert_eq!((hits, misses), (0, 1));
+    let spawned = analyzer.pool().spawned();
+    let second = best(&app, question.clone()).await;
+    assert_eq!(second, first, "the cached answer is the same answer");
+    assert_eq!(analyzer.cache().stats(), (1, 1), "the second was a hit");
+    assert_eq!(analyzer.pool().spawned(), spawned);
+    // Other limits are another question.
+    best(&app, json!({"moves": ["d2d4", "g8f6"], "max_ms": 300, "multi_pv": 2})).await;
+    assert_eq!(analyzer.cache().stats(), (1, 2));
+}
+
+async fn post_ndjson(app: &TestApp, body: &Value) -> TestResponse {
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("/chess/move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "application/x-ndjson")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    app.send(request).await
+}
+
+#[tokio::test]
+async fn a_streamed_search_sends_a_line_per_completed_depth() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let r = post_ndjson(&app, &json!({"moves": ["e2e4"], "depth": 8, "max_ms": 5000})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.content_type(), "application/x-ndjson");
+    let text = String::from_utf8_lossy(&r.body);
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert!(lines.len() >= 2, "{text}");
+    let (last, partial) = lines.split_last().unwrap();
+    assert_eq!(last["final"], true);
+    assert_eq!(last["depth"], 8);
+    let mut depth = 0;
+    for line in partial {
+        assert_eq!(line["final"], false, "{line}");
+        let d = line["depth"].as_u64().unwrap();
+        assert!(d > depth, "depths grow: {text}");
+        depth = d;
+        let mut line = line.clone();
+        line.as_object_mut().unwrap().remove("final");
+        assert_answer_shape(&line);
+    }
+    // A search that ends within one read of the engine's output (depth 5:
+    // under a millisecond) still sends its depths before the answer.
+    let r = post_ndjson(&app, &json!({"moves": ["d2d4"], "depth": 5})).await;
+    let text = String::from_utf8_lossy(&r.body);
+    assert!(text.lines().count() >= 3, "{text}");
+    // Bad input with the header is still a problem, not a stream.
+    let r = post_ndjson(&app, &json!({"moves": ["e2e5"]})).await;
+    r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+}
+
+#[tokio::test]
+async fn chess_positions_in_a_batch_are_answered_like_the_endpoint() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let position = json!({"game": "chess", "fen": MATE_IN_ONE, "depth": 6, "max_ms": 2000});
+    let r = app
+        .post_json(
+            "/analyze",
+            &json!({"positions": [position, {"game": "chess", "moves": ["e2e5"]}, {"game": "tictactoe", "board": ["X..", ".O.", "..."]}], "max_ms": 5000}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let results = r.json()["results"].as_array().expect("results").clone();
+    assert_answer_shape(&results[0]);
+    assert_eq!(results[0]["move"]["san"], "Rd8#");
+    assert_eq!(results[1]["error"]["status"], 422);
+    assert!(results[1]["error"]["detail"].as_str().unwrap().contains("moves[0]"));
+    assert!(results[2]["move"].is_object(), "{}", results[2]);
+}
+
+#[tokio::test]
+async fn without_stockfish_chess_is_listed_unavailable_and_answers_503_with_how_to_install_it() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.stockfish_path = Some("/nonexistent/kibitz-test/stockfish".into());
+    })
+    .await;
+    let r = app.get("/games").await;
+    assert_eq!(r.status, StatusCode::OK);
+    for game in r.json()["games"].as_array().expect("games") {
+        let expected = game["id"] != "chess";
+        assert_eq!(game["available"], expected, "{game}");
+    }
+    for r in [
+        app.post_json("/chess/move", &json!({"moves": ["e2e4"]})).await,
+        app.get(&format!("/chess/cloud-eval?fen={}", encode(AFTER_E4))).await,
+    ] {
+        let detail = r.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+        assert!(detail.contains("apt-get install stockfish"), "{detail}");
+        assert!(detail.contains("--stockfish-path"), "{detail}");
+    }
+    // The input is still checked first.
+    let r = app.post_json("/chess/move", &json!({"moves": ["e2e5"]})).await;
+    r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    // The other games do not depend on it.
+    let r = app
+        .post_json("/tictactoe/move", &json!({"board": ["...", "...", "..."]}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK);
+}
