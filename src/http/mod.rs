@@ -12,7 +12,6 @@ pub mod linger;
 mod match_access;
 pub mod matches;
 pub mod metrics;
-pub mod pig;
 pub mod playground;
 
 pub mod problems;
@@ -54,7 +53,6 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/metrics", get(health::metrics)),
         (Method::GET, "/openapi.yaml", get(health::openapi)),
         (Method::GET, "/games", get(catalog::games)),
-        (Method::GET, "/pig/policy", get(pig::policy)),
         (Method::POST, "/analyze", post(analyze::analyze)),
         (Method::POST, "/arena", post(arena::run)),
         (Method::POST, "/matches", post(matches::create)),

@@ -12,7 +12,6 @@ use crate::solve::solvers::{MemoSizes, Solvers};
 use crate::store::Store;
 
 use super::review::ReviewCache;
-use crate::games::pig::api::PolicyCache;
 
 /// Handlers extract this once per request: one reference count to bump,
 /// however many parts the state has (a struct of Arcs cost ~11% of a
@@ -27,7 +26,6 @@ pub struct Shared {
     pub services: Services,
     pub store: Store,
     pub review_cache: Arc<ReviewCache>,
-    pub pig_policies: Arc<PolicyCache>,
     draining: AtomicBool,
 }
 
@@ -63,7 +61,6 @@ impl AppState {
             Duration::from_millis(config.search_queue_ms),
         ));
         let review_cache = Arc::new(ReviewCache::new(config.review_cache));
-        let pig_policies = Arc::new(PolicyCache::new(config.pig_policy_cache));
         Self(Arc::new(Shared {
             services: Services {
                 config: Arc::new(config),
@@ -72,7 +69,6 @@ impl AppState {
             },
             store,
             review_cache,
-            pig_policies,
             draining: AtomicBool::new(false),
         }))
     }

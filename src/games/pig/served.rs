@@ -6,7 +6,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde_json::json;
 
-use super::api::{self, plain, DecisionRequest, DecisionResponse};
+use super::api::{self, plain, policy_body, DecisionRequest, DecisionResponse, PolicyCache, RulesParams};
 use super::review::{self as pig_review, Decision, Options, RecordMove};
 use super::{MAX_DIE_SIDES, MIN_DIE_SIDES, MIN_GOAL};
 use crate::arena::strategy::names;
@@ -15,7 +15,7 @@ use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::GameKind;
 use crate::review::{ReviewError, Step, AB};
-use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 use crate::store::StoredMatch;
@@ -106,6 +106,10 @@ impl ServedGame for Pig {
         (!services.solvers.pig_tables.defaults_ready()).then(|| "the Pig tables are still loading".to_string())
     }
 
+    fn query_routes(routes: &mut impl QueryRoutes) {
+        routes.add::<PolicyEndpoint>();
+    }
+
     const REVIEW_PATH: Option<&'static str> = Some("/pig/review");
     const RECORD_SIDES: [&'static str; 2] = AB;
     type ReviewOptions = Options;
@@ -137,5 +141,27 @@ impl ServedGame for Pig {
         }
         let table = services.solvers.pig_tables.get(rules).await?;
         Ok(pig_review::review(&table, &steps, names))
+    }
+}
+
+/// `GET /pig/policy`: the whole optimal policy of a table, kept written
+/// out (bounded by `--pig-policy-cache`).
+struct PolicyEndpoint;
+
+impl QueryEndpoint for PolicyEndpoint {
+    const PATH: &'static str = "/pig/policy";
+    type Query = RulesParams;
+
+    async fn answer(services: &Services, params: RulesParams) -> Result<Bytes, Problem> {
+        let rules = params.validate(services)?;
+        let cache = services
+            .solvers
+            .of_with(|| PolicyCache::new(services.config.pig_policy_cache));
+        if let Some(body) = cache.get(&rules) {
+            return Ok(body);
+        }
+        let body = policy_body(services, rules).await?;
+        cache.offer(rules, &body);
+        Ok(body)
     }
 }
