@@ -34,7 +34,10 @@ fn bench(c: &mut Criterion) {
     config.log = "error".into();
     let (state, router) = runtime.block_on(async { app::build(config) }).expect("app builds");
     runtime.block_on(async {
-        state.solvers.pig_tables.load_defaults().await.expect("tables");
+        kibitz::games::pig::tables::shared_tables(&state.solvers)
+            .load_defaults()
+            .await
+            .expect("tables");
     });
     let cases: [(&str, MakeRequest); 4] = [
         (

@@ -20,15 +20,16 @@ use serde_json::{json, Value};
 
 fn solvers() -> Solvers {
     let dir = std::env::temp_dir().join(format!("kibitz-bench-matches-{}", std::process::id()));
-    Solvers::new(
-        Arc::new(PigTables::new(dir, 1 << 26)),
-        MemoSizes {
+    {
+        let solvers = Solvers::new(MemoSizes {
             positions: 1 << 16,
             sequence_entries: SolverConfig::DEFAULT_SHORT_CACHE,
             table_entries: 1 << 16,
             answers: 0,
-        },
-    )
+        });
+        solvers.provide(Arc::new(PigTables::new(dir, 1 << 26)));
+        solvers
+    }
 }
 
 /// A match of `game` after the person has played `moves` (each answered

@@ -45,7 +45,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     config.log = "error".into();
     runtime.block_on(async {
         let (state, router) = app::build(config)?;
-        state.solvers.pig_tables.load_defaults().await?;
+        kibitz::games::pig::tables::shared_tables(&state.solvers)
+            .load_defaults()
+            .await?;
         for _ in 0..count {
             let req = request(kind).ok_or("kind: healthz, pig or echo")?;
             let response = router.clone().oneshot(req).await?;

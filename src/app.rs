@@ -10,7 +10,6 @@ use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
 use crate::config::Config;
-use crate::games::pig::tables::cache::PigTables;
 use crate::http::{self, AppState};
 use crate::store::{Store, StoreError};
 
@@ -35,11 +34,7 @@ pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
     })?;
     let _ = crate::telemetry::prometheus();
     let store = Store::connect_lazy(&config.database_url())?;
-    let tables = Arc::new(
-        PigTables::new(config.data_dir.clone(), config.pig_cache_mib.saturating_mul(1 << 20))
-            .with_max_goal(config.pig_max_goal),
-    );
-    let state = AppState::new(config, tables, store);
+    let state = AppState::new(config, store);
     let router = http::router(state.clone());
     Ok((state, router))
 }

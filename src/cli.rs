@@ -1,15 +1,15 @@
 //! The offline subcommands.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
 use crate::arena::{Arena, ArenaSpec, Budget, Record, Report};
-use crate::games::pig::tables::cache::PigTables;
+use crate::config::Config;
 use crate::solve::limits::SearchLimits;
+use crate::solve::solvers::{MemoSizes, Solvers};
 
 /// `kibitz arena`: a series between two named strategies.
 #[derive(Debug, Clone, clap::Args)]
@@ -50,9 +50,6 @@ pub struct ArenaArgs {
     pub data_dir: PathBuf,
 }
 
-/// Room for the Pig tables an arena run needs (the largest goal, 200, takes 32 MB).
-const ARENA_TABLE_BYTES: usize = 256 << 20;
-
 /// A run with no time bound but the node budgets (30 days: never reached).
 const ARENA_UNBOUNDED: Duration = Duration::from_secs(30 * 24 * 3600);
 
@@ -69,11 +66,16 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
         b: &args.b,
         options: options.as_ref(),
     };
-    let tables = Arc::new(PigTables::new(args.data_dir.clone(), ARENA_TABLE_BYTES));
+    // What the games prepare from settings (tables), from the defaults
+    // with this data directory.
+    let mut config = Config::defaults();
+    config.data_dir = args.data_dir.clone();
+    let shared = Solvers::new(MemoSizes::of(&config));
+    crate::registry::prepare(&config, &shared);
     let budget = Budget {
         per_move: args.max_ms.map(Duration::from_millis),
     };
-    let arena = Arena::new(spec, tables, budget).map_err(|e| e.to_string())?;
+    let arena = Arena::new(spec, &shared, budget).map_err(|e| e.to_string())?;
     if args.games == 0 && !args.exact {
         return Err("--games must be at least 1 (or give --exact, for a game evaluated exactly)".to_string());
     }

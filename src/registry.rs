@@ -7,6 +7,7 @@ use crate::catalog::GameEntry;
 use crate::config::Config;
 use crate::games::{chess, connect_four, ishitori, nine_square, number_square, othello, pig, tictactoe};
 use crate::serve::{ServedGame, Services};
+use crate::solve::solvers::Solvers;
 
 /// Something done once for each served game, with the game as a type (so
 /// that what is made for it, a route's handler, is monomorphised).
@@ -50,6 +51,17 @@ pub fn record_metrics(services: &Services) {
         }
     }
     each_game(&mut Record(services));
+}
+
+/// Every game's solvers built ahead from the settings, handed to `solvers`.
+pub fn prepare(config: &Config, solvers: &Solvers) {
+    struct Prepare<'a>(&'a Config, &'a Solvers);
+    impl Visitor for Prepare<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            G::prepare(self.0, self.1);
+        }
+    }
+    each_game(&mut Prepare(config, solvers));
 }
 
 /// Starts every game's background preparation (at server start).

@@ -88,6 +88,10 @@ pub trait ServedGame: 'static {
         lines: Option<Lines>,
     ) -> impl Future<Output = Result<Self::Response, Problem>> + Send;
 
+    /// Builds, before the server answers, what the game's searches need
+    /// made from the settings (Pig's tables), and hands it to `solvers`.
+    fn prepare(_config: &Config, _solvers: &Solvers) {}
+
     /// Sets the gauges of the game's caches and memos, just before
     /// `/metrics` is rendered.
     fn record_metrics(_services: &Services) {}

@@ -14,6 +14,7 @@ use kibitz::games::pig::tables::cache::PigTables;
 use kibitz::games::pig::{PigRules, Variant};
 use kibitz::matches::GameKind;
 use kibitz::solve::limits::SearchLimits;
+use kibitz::solve::solvers::{MemoSizes, Solvers};
 use serde_json::{json, Value};
 
 #[path = "support/connect_four_brute.rs"]
@@ -21,8 +22,20 @@ mod connect_four_brute;
 
 use connect_four_brute::{brute_score, Grid};
 
-fn tables() -> Arc<PigTables> {
-    Arc::new(PigTables::new(std::env::temp_dir().join("kibitz-test-tables"), 1 << 28))
+/// The server's solvers as the arena shares them: the Pig tables prepared
+/// (in the tests' table directory).
+fn shared() -> Solvers {
+    let solvers = Solvers::new(MemoSizes {
+        positions: 1 << 16,
+        sequence_entries: MemoSizes::DEFAULT_SEQUENCE_ENTRIES,
+        table_entries: 1 << 16,
+        answers: 0,
+    });
+    solvers.provide(Arc::new(PigTables::new(
+        std::env::temp_dir().join("kibitz-test-tables"),
+        1 << 28,
+    )));
+    solvers
 }
 
 fn arena(game: &str, a: &str, b: &str, options: Option<Value>) -> Result<Arena, ArenaError> {
@@ -32,7 +45,7 @@ fn arena(game: &str, a: &str, b: &str, options: Option<Value>) -> Result<Arena, 
         b,
         options: options.as_ref(),
     };
-    Arena::new(spec, tables(), Budget::default())
+    Arena::new(spec, &shared(), Budget::default())
 }
 
 fn run(arena: &Arena, games: u64, seed: u64) -> Tally {
@@ -62,7 +75,9 @@ fn optimal_against_itself_is_the_solvers_first_player_probability() {
     let arena = arena("pig", "optimal", "level:10", None).unwrap();
     let exact = arena.exact().unwrap();
     let rules = rules(100, 6, Variant::Standard);
-    let p = tables().get_blocking(rules).win_probability(0, 0, 0);
+    let p = kibitz::games::pig::tables::shared_tables(&shared())
+        .get_blocking(rules)
+        .win_probability(0, 0, 0);
     assert!((p - 0.5306).abs() < 5e-5, "published: 0.5306, table {p}");
     assert!((exact.a_first - p).abs() < 1e-9, "{exact:?} vs {p}");
     assert!((exact.a_second - (1.0 - p)).abs() < 1e-9, "{exact:?} vs {p}");

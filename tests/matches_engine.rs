@@ -33,15 +33,16 @@ fn solvers() -> &'static Solvers {
     static SOLVERS: OnceLock<Solvers> = OnceLock::new();
     SOLVERS.get_or_init(|| {
         let dir = std::env::temp_dir().join(format!("kibitz-matches-engine-{}", std::process::id()));
-        Solvers::new(
-            Arc::new(PigTables::new(dir, 1 << 28)),
-            MemoSizes {
+        {
+            let solvers = Solvers::new(MemoSizes {
                 positions: 1 << 16,
                 sequence_entries: SolverConfig::DEFAULT_SHORT_CACHE,
                 table_entries: 1 << 16,
                 answers: 0,
-            },
-        )
+            });
+            solvers.provide(Arc::new(PigTables::new(dir, 1 << 28)));
+            solvers
+        }
     })
 }
 

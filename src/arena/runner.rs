@@ -4,7 +4,6 @@
 //! board per pair of games, so both seat orders play the same board.
 
 use std::marker::PhantomData;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
@@ -12,7 +11,6 @@ use rand::{RngCore, SeedableRng};
 use serde_json::Value;
 
 use crate::core::game::{Game, GameOutcome as Ending};
-use crate::games::pig::tables::cache::PigTables;
 use crate::matches::players::{self, ai_moves, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
 use crate::solve::limits::SearchLimits;
@@ -93,7 +91,7 @@ fn broken(what: impl std::fmt::Display) -> ArenaError {
 }
 
 impl Arena {
-    pub fn new(spec: ArenaSpec, pig_tables: Arc<PigTables>, budget: Budget) -> Result<Arena, ArenaError> {
+    pub fn new(spec: ArenaSpec, shared: &Solvers, budget: Budget) -> Result<Arena, ArenaError> {
         let game: GameKind = spec.game.parse()?;
         let a = Strategy::parse(game, "a", spec.a)?;
         let b = Strategy::parse(game, "b", spec.b)?;
@@ -103,15 +101,13 @@ impl Arena {
             a,
             b,
             budget,
-            solvers: Solvers::new(
-                pig_tables,
-                MemoSizes {
-                    positions: MEMO_CAPACITY,
-                    sequence_entries: SEQUENCE_ENTRIES,
-                    table_entries: MEMO_CAPACITY,
-                    answers: 0,
-                },
-            ),
+            // Memos of its own; the tables games prepared are the server's.
+            solvers: shared.with_sizes(MemoSizes {
+                positions: MEMO_CAPACITY,
+                sequence_entries: SEQUENCE_ENTRIES,
+                table_entries: MEMO_CAPACITY,
+                answers: 0,
+            }),
         };
         let limits = SearchLimits::within(Duration::from_secs(1));
         with_game!(game, T => players::check_options::<T>(spec.options, &arena.context(&limits)))?;

@@ -71,7 +71,7 @@ pub async fn run(
         b: &request.b,
         options: request.options.as_ref(),
     };
-    let arena = Arena::new(spec, state.solvers.pig_tables.clone(), budget).map_err(|e| arena_error(e, total_ms))?;
+    let arena = Arena::new(spec, &state.solvers, budget).map_err(|e| arena_error(e, total_ms))?;
     if exact && !arena.has_exact() {
         return Err(arena_error(ArenaError::ExactNotPig(arena.game().as_str()), total_ms));
     }

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::games::pig::tables::cache::PigTables;
 use crate::serve::Services;
 use crate::solve::pool::SearchPool;
 use crate::solve::solvers::{MemoSizes, Solvers};
@@ -46,16 +45,9 @@ impl std::ops::Deref for Shared {
 }
 
 impl AppState {
-    pub fn new(config: Config, pig_tables: Arc<PigTables>, store: Store) -> Self {
-        let solvers = Solvers::new(
-            pig_tables,
-            MemoSizes {
-                positions: config.memo_capacity,
-                sequence_entries: config.sequence_cache_entries,
-                table_entries: config.table_entries,
-                answers: config.answer_cache,
-            },
-        );
+    pub fn new(config: Config, store: Store) -> Self {
+        let solvers = Solvers::new(MemoSizes::of(&config));
+        crate::registry::prepare(&config, &solvers);
         let search_pool = Arc::new(SearchPool::new(
             config.search_concurrency,
             Duration::from_millis(config.search_queue_ms),

@@ -146,7 +146,7 @@ pub async fn spawn_app_on(db: TestDb, adjust: impl FnOnce(&mut Config)) -> TestA
 impl TestApp {
     pub async fn wait_for_tables(&self) {
         for _ in 0..600 {
-            if self.state.solvers.pig_tables.defaults_ready() {
+            if kibitz::games::pig::tables::shared_tables(&self.state.solvers).defaults_ready() {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;

@@ -104,12 +104,15 @@ async fn hold_at_is_the_first_turn_total_where_holding_is_optimal() {
 #[tokio::test]
 async fn other_goals_and_dice_are_solved_on_first_request() {
     let app = spawn_app().await;
-    let before = app.state.solvers.pig_tables.solve_count();
+    let before = kibitz::games::pig::tables::shared_tables(&app.state.solvers).solve_count();
     let body = json!({"my_score": 3, "opponent_score": 7, "turn_total": 4, "goal": 25, "die_sides": 4});
     let first = app.post_json("/pig/decision", &body).await.json();
     let second = app.post_json("/pig/decision", &body).await.json();
     assert_eq!(first, second);
-    assert_eq!(app.state.solvers.pig_tables.solve_count(), before + 1);
+    assert_eq!(
+        kibitz::games::pig::tables::shared_tables(&app.state.solvers).solve_count(),
+        before + 1
+    );
     let table = solve(&PigRules::new(25, 4, Variant::Standard, 200).unwrap());
     let (roll, hold) = table.action_values(3, 7, 4);
     assert!((f(&first, "win_probability") - roll.max(hold)).abs() < 1e-12);

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::solve::{ActionRange, PigTable};
 use super::tables::cache::TableWorkerError;
+use super::tables::shared_tables;
 use super::{Action, PigError, PigRules, PigState, Variant};
 use crate::core::problem::Problem;
 use crate::serve::Services;
@@ -321,7 +322,8 @@ pub async fn decide(state: &Services, request: DecisionRequest) -> Result<Decisi
     // A default table is read in place, without the cache's lock or an
     // `Arc` to count up and down.
     let fetched;
-    let table = match state.solvers.pig_tables.loaded_pinned(&rules) {
+    let tables = shared_tables(&state.solvers);
+    let table = match tables.loaded_pinned(&rules) {
         Some(table) => table,
         None => {
             fetched = table(state, rules).await?;
@@ -379,11 +381,12 @@ fn cell(ranges: &[ActionRange]) -> PolicyCell {
 /// queues at the door for a bounded time instead of behind the table
 /// solver until the request timeout.
 async fn table(state: &Services, rules: PigRules) -> Result<Arc<PigTable>, Problem> {
-    if let Some(table) = state.solvers.pig_tables.cached(&rules) {
+    let tables = shared_tables(&state.solvers);
+    if let Some(table) = tables.cached(&rules) {
         return Ok(table);
     }
     let _permit = state.search_pool.enter().await?;
-    Ok(state.solvers.pig_tables.get(rules).await?)
+    Ok(tables.get(rules).await?)
 }
 
 /// Policies already written out, by rules: one is up to 1.3 MB of JSON
@@ -416,7 +419,7 @@ impl PolicyCache {
 /// threads.
 pub async fn policy_body(services: &Services, rules: PigRules) -> Result<Bytes, Problem> {
     let _permit = services.search_pool.enter().await?;
-    let table = services.solvers.pig_tables.get(rules).await?;
+    let table = shared_tables(&services.solvers).get(rules).await?;
     tokio::task::spawn_blocking(move || {
         let goal = table.rules().goal();
         let response = PolicyResponse {

@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use rand::Rng;
 
+use super::tables::shared_tables;
 use crate::games::pig::solve::PigTable;
 use crate::games::pig::{Action, PigRules, Variant};
 use crate::matches::levels::{probabilities, MAX_LEVEL};
@@ -142,13 +143,13 @@ impl ArenaGame for PigMatch {
     }
 
     fn own_player(strategy: Strategy, rules: &PigRules, ctx: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
-        let table = ctx.solvers.pig_tables.get_blocking(*rules);
+        let table = shared_tables(ctx.solvers).get_blocking(*rules);
         Ok(Some(Box::new(PigPolicy::new(strategy, table)?)))
     }
 
     /// By policy evaluation over the exact table.
     fn exact(a: Strategy, b: Strategy, rules: &PigRules, ctx: &AiContext) -> Option<Result<ExactChances, ArenaError>> {
-        let table = ctx.solvers.pig_tables.get_blocking(*rules);
+        let table = shared_tables(ctx.solvers).get_blocking(*rules);
         let policies = PigPolicy::new(a, Arc::clone(&table)).and_then(|a| Ok((a, PigPolicy::new(b, table)?)));
         Some(policies.map(|(a, b)| evaluate(&a, &b)))
     }

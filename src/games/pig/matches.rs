@@ -6,6 +6,7 @@
 use rand::{Rng, RngCore};
 use serde_json::{json, Value};
 
+use super::tables::shared_tables;
 use crate::core::game::{Game, GameOutcome, Seat};
 use crate::games::pig::solve::PigTable;
 use crate::games::pig::{Action, PigGame, PigMove, PigRules, Variant, MAX_TURN_TOTAL};
@@ -54,7 +55,7 @@ impl TurnGame for PigMatch {
             .unwrap_or("standard")
             .parse()
             .map_err(|e| MatchError::Options(format!("{e}")))?;
-        PigRules::new(goal, die_sides, variant, ctx.solvers.pig_tables.max_goal())
+        PigRules::new(goal, die_sides, variant, shared_tables(ctx.solvers).max_goal())
             .map_err(|e| MatchError::Options(e.to_string()))
     }
 
@@ -193,7 +194,7 @@ impl TurnGame for PigMatch {
 /// How the AI sees the position: its best move and each move's value.
 fn ai_choice(game: &PigGame, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<PigMove>, MatchError> {
     let rules = game.rules();
-    let table = ctx.solvers.pig_tables.get_blocking(*rules);
+    let table = shared_tables(ctx.solvers).get_blocking(*rules);
     let mover = game.to_move();
     let (i, j, k) = (game.score(mover), game.score(1 - mover), game.turn_total());
     if k > rules.goal() + rules.die_sides() {

@@ -8,6 +8,8 @@ use serde_json::json;
 
 use super::api::{self, plain, policy_body, DecisionRequest, DecisionResponse, PolicyCache, RulesParams};
 use super::review::{self as pig_review, Decision, Options, RecordMove};
+use super::tables::cache::PigTables;
+use super::tables::shared_tables;
 use super::{MAX_DIE_SIDES, MIN_DIE_SIDES, MIN_GOAL};
 use crate::arena::strategy::names;
 use crate::catalog::{integer, other, GameEntry, GameOption};
@@ -18,6 +20,7 @@ use crate::review::{ReviewError, Step, AB};
 use crate::serve::{endpoints, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
+use crate::solve::solvers::Solvers;
 use crate::store::StoredMatch;
 
 pub struct Pig;
@@ -86,15 +89,22 @@ impl ServedGame for Pig {
         api::decide(services, request).await
     }
 
+    /// The tables, from the data directory and the settings' bounds.
+    fn prepare(config: &Config, solvers: &Solvers) {
+        let tables = PigTables::new(config.data_dir.clone(), config.pig_cache_mib.saturating_mul(1 << 20))
+            .with_max_goal(config.pig_max_goal);
+        solvers.provide(Arc::new(tables));
+    }
+
     fn record_metrics(services: &Services) {
-        let (tables, bytes) = services.solvers.pig_tables.memory();
+        let (tables, bytes) = shared_tables(&services.solvers).memory();
         metrics::gauge!("kibitz_pig_tables").set(tables as f64);
         metrics::gauge!("kibitz_pig_tables_bytes").set(bytes as f64);
     }
 
     /// The default tables, read (or solved and written) at start-up.
     fn start(services: &Services) {
-        let tables = Arc::clone(&services.solvers.pig_tables);
+        let tables = shared_tables(&services.solvers);
         tokio::spawn(async move {
             if let Err(error) = tables.load_defaults().await {
                 tracing::error!(%error, "loading the Pig tables failed");
@@ -103,7 +113,7 @@ impl ServedGame for Pig {
     }
 
     fn not_ready(services: &Services) -> Option<String> {
-        (!services.solvers.pig_tables.defaults_ready()).then(|| "the Pig tables are still loading".to_string())
+        (!shared_tables(&services.solvers).defaults_ready()).then(|| "the Pig tables are still loading".to_string())
     }
 
     fn query_routes(routes: &mut impl QueryRoutes) {
@@ -139,7 +149,7 @@ impl ServedGame for Pig {
         if let Err(e) = pig_review::validate(&rules, &steps, names) {
             return Ok(Err(e));
         }
-        let table = services.solvers.pig_tables.get(rules).await?;
+        let table = shared_tables(&services.solvers).get(rules).await?;
         Ok(pig_review::review(&table, &steps, names))
     }
 }
