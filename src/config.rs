@@ -86,22 +86,12 @@ pub struct Config {
     /// Origins allowed by CORS, comma-separated; "*" allows any (no credentials).
     #[arg(long, env = "KIBITZ_CORS_ORIGINS", default_value = "*", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
-    /// Largest Pig goal served (tables grow as goal^3).
-    #[arg(long, env = "KIBITZ_PIG_MAX_GOAL", default_value_t = 200)]
-    pub pig_max_goal: u32,
     /// One memory budget for every cache, in MiB: when set, each cache's
     /// bound is derived from its share (see README, "Memory") and the
     /// caches' own settings are ignored. Unset, the caches' own defaults
     /// come to about 1,400 MiB at their most.
     #[arg(long, env = "KIBITZ_MEMORY_MIB")]
     pub memory_mib: Option<usize>,
-    /// Memory for Pig tables beyond the two defaults, in MiB.
-    #[arg(long, env = "KIBITZ_PIG_CACHE_MIB", default_value_t = 256)]
-    pub pig_cache_mib: usize,
-    /// GET /pig/policy answers kept, written out (each up to 1.3 MB at goal
-    /// 200; 0: none).
-    #[arg(long, env = "KIBITZ_PIG_POLICY_CACHE", default_value_t = 16)]
-    pub pig_policy_cache: usize,
     /// Entries in each game's shared search memo.
     #[arg(long, env = "KIBITZ_MEMO_CAPACITY", default_value_t = 2_000_000)]
     pub memo_capacity: usize,
@@ -166,25 +156,9 @@ pub struct Config {
     /// (0: none).
     #[arg(long, env = "KIBITZ_REVIEW_CACHE", default_value_t = 1024)]
     pub review_cache: usize,
-    /// The Stockfish binary for chess (default: `stockfish` on PATH, then
-    /// in /usr/games, where Debian's package puts it). Without one, chess
-    /// is listed as unavailable and its requests answer 503.
-    #[arg(long, env = "KIBITZ_STOCKFISH_PATH")]
-    pub stockfish_path: Option<PathBuf>,
-    /// Stockfish processes at most, each searching one request at a time
-    /// (0: one per CPU).
-    #[arg(long, env = "KIBITZ_ENGINE_COUNT", default_value_t = 0)]
-    pub engine_count: usize,
-    /// Each Stockfish process's hash table, in MiB.
-    #[arg(long, env = "KIBITZ_ENGINE_HASH_MIB", default_value_t = 16)]
-    pub engine_hash_mib: u32,
-    /// Start the engine processes with the server rather than at the first
-    /// chess request (which would otherwise wait about 0.3 s for them).
-    #[arg(long, env = "KIBITZ_ENGINE_WARM_UP", default_value_t = true, action = clap::ArgAction::Set)]
-    pub engine_warm_up: bool,
-    /// Chess answers kept by (position, limits), about 2 KiB each (0: none).
-    #[arg(long, env = "KIBITZ_CHESS_CACHE_ENTRIES", default_value_t = 4096)]
-    pub chess_cache_entries: usize,
+    /// Each game's own settings (in its folder).
+    #[command(flatten)]
+    pub games: crate::games::GameSettings,
     /// Seconds that requests in flight get to finish after SIGTERM/SIGINT.
     #[arg(long, env = "KIBITZ_SHUTDOWN_GRACE_SECS", default_value_t = 30)]
     pub shutdown_grace_secs: u64,
@@ -212,14 +186,13 @@ impl Config {
         };
         let bytes = mib.saturating_mul(1 << 20);
         let share = |percent: usize| bytes.saturating_mul(percent) / 100;
-        self.pig_cache_mib = share(budget::PIG_TABLES) >> 20;
+        self.games.share_memory(&share);
         // Two games (tic-tac-toe, Number Square) each have a memo this big.
         self.memo_capacity = share(budget::MEMOS) / 2 / budget::MEMO_ENTRY_BYTES;
         self.table_entries = share(budget::TABLES) / budget::TABLE_ENTRY_BYTES;
         self.sequence_cache_entries = share(budget::SEQUENCES) / budget::SEQUENCE_BYTES;
         self.answer_cache = share(budget::ANSWERS) / budget::ANSWER_BYTES;
         self.review_cache = share(budget::REVIEWS) / budget::REVIEW_BYTES;
-        self.pig_policy_cache = share(budget::POLICIES) / budget::POLICY_BYTES;
         self
     }
 
@@ -239,12 +212,14 @@ impl Config {
 /// the most one entry of each takes (estimates for the memos, whose entries
 /// are a key, a value and the hash table's share; bounds for the others).
 pub mod budget {
-    pub const PIG_TABLES: usize = 25;
+    /// Tables solved ahead (Pig's).
+    pub const SOLVED_TABLES: usize = 25;
     pub const MEMOS: usize = 40;
     pub const TABLES: usize = 15;
     pub const SEQUENCES: usize = 5;
     pub const ANSWERS: usize = 5;
     pub const REVIEWS: usize = 5;
+    /// Policies written out (Pig's).
     pub const POLICIES: usize = 5;
 
     pub const MEMO_ENTRY_BYTES: usize = 192;

@@ -13,6 +13,24 @@ pub mod tictactoe;
 /// The `Game` trait where the games first found it (it is `crate::core`'s).
 pub use crate::core::game;
 
+/// Each game's own settings, flattened into the server's (`kibitz serve
+/// --help` lists them with the rest).
+#[derive(Debug, Clone, clap::Args)]
+pub struct GameSettings {
+    #[command(flatten)]
+    pub pig: pig::settings::PigSettings,
+    #[command(flatten)]
+    pub chess: chess::settings::ChessSettings,
+}
+
+impl GameSettings {
+    /// Each game's caches from their shares of `--memory-mib` (`share`
+    /// gives a percent's bytes).
+    pub fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
+        self.pig.share_memory(share);
+    }
+}
+
 /// The commands games add to `kibitz` beside `serve`, each written in its
 /// game's folder.
 #[derive(Debug, clap::Subcommand)]

@@ -400,7 +400,7 @@ async fn chess_positions_in_a_batch_are_answered_like_the_endpoint() {
 #[tokio::test]
 async fn without_stockfish_chess_is_listed_unavailable_and_answers_503_with_how_to_install_it() {
     let app = spawn_app_on(TestDb::Sqlite, |c| {
-        c.stockfish_path = Some("/nonexistent/kibitz-test/stockfish".into());
+        c.games.chess.stockfish_path = Some("/nonexistent/kibitz-test/stockfish".into());
     })
     .await;
     let r = app.get("/games").await;

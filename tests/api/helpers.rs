@@ -115,7 +115,7 @@ pub fn test_config(dir: &std::path::Path) -> Config {
     config.database_url = Some(format!("sqlite://{}?mode=rwc", dir.join("kibitz.db").display()));
     // Stockfish starts at the first chess request: most tests never make
     // one, and a pool per test app would cost the suite a core.
-    config.engine_warm_up = false;
+    config.games.chess.engine_warm_up = false;
     config
 }
 

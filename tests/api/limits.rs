@@ -170,7 +170,7 @@ async fn one_memory_figure_bounds_every_cache() {
     })
     .await;
     let config = &app.state.config;
-    assert_eq!(config.pig_cache_mib, 128);
+    assert_eq!(config.games.pig.cache_mib, 128);
     // 40% of 512 MiB over two memos of 192-byte entries.
     assert_eq!(config.memo_capacity, 512 * 1024 * 1024 * 40 / 100 / 2 / 192);
     assert_eq!(
@@ -186,12 +186,12 @@ async fn one_memory_figure_bounds_every_cache() {
     assert!(metrics.contains(&memo), "{metrics}");
     // Every share's worst case together stays within the figure.
     let c = &**config;
-    let worst = c.pig_cache_mib * (1 << 20)
+    let worst = c.games.pig.cache_mib * (1 << 20)
         + 2 * c.memo_capacity * 192
         + c.table_entries * 16
         + c.sequence_cache_entries * 64 * 1024
         + c.answer_cache * 8 * 1024
         + c.review_cache * 256 * 1024
-        + c.pig_policy_cache * 1_400_000;
+        + c.games.pig.policy_cache * 1_400_000;
     assert!(worst <= 512 << 20, "{worst}");
 }

@@ -47,9 +47,9 @@ pub struct CloudEvalQuery {
 /// The engine settings of this server's configuration.
 pub fn engine_config(config: &Config) -> EngineConfig {
     EngineConfig {
-        path: config.stockfish_path.clone(),
-        count: config.engine_count,
-        hash_mib: config.engine_hash_mib,
+        path: config.games.chess.stockfish_path.clone(),
+        count: config.games.chess.engine_count,
+        hash_mib: config.games.chess.engine_hash_mib,
         ..EngineConfig::stockfish()
     }
 }
@@ -60,7 +60,7 @@ pub fn analyzer(services: &Services) -> std::sync::Arc<ChessAnalyzer> {
     let config = &services.config;
     services
         .solvers
-        .of_with(|| ChessAnalyzer::new(EnginePool::new(engine_config(config)), config.chess_cache_entries))
+        .of_with(|| ChessAnalyzer::new(EnginePool::new(engine_config(config)), config.games.chess.cache_entries))
 }
 
 impl From<ChessError> for Problem {

@@ -25,6 +25,7 @@ pub mod search;
 // How the service offers it: its endpoints and ServedGame.
 pub mod api;
 mod served;
+pub mod settings;
 
 pub use served::ChessGame;
 

@@ -68,7 +68,7 @@ impl ServedGame for ChessGame {
         let (hits, misses) = analyzer.cache().stats();
         let stats = MemoStats {
             entries: analyzer.cache().len(),
-            capacity: services.config.chess_cache_entries,
+            capacity: services.config.games.chess.cache_entries,
             hits,
             misses,
         };
@@ -77,7 +77,7 @@ impl ServedGame for ChessGame {
     }
 
     fn start(services: &Services) {
-        if !services.config.engine_warm_up {
+        if !services.config.games.chess.engine_warm_up {
             return;
         }
         let analyzer = api::analyzer(services);

@@ -58,7 +58,12 @@ impl RulesParams {
 /// told about the variant.
 fn rules(goal: i64, die_sides: i64, variant: &str, state: &Services) -> Result<PigRules, Problem> {
     let variant: Variant = variant.parse()?;
-    Ok(PigRules::new(goal, die_sides, variant, state.config.pig_max_goal)?)
+    Ok(PigRules::new(
+        goal,
+        die_sides,
+        variant,
+        state.config.games.pig.max_goal,
+    )?)
 }
 
 #[derive(Deserialize)]

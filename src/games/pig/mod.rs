@@ -16,6 +16,7 @@ pub mod cli;
 pub(crate) mod matches;
 pub mod review;
 mod served;
+pub mod settings;
 pub mod solve;
 pub mod tables;
 

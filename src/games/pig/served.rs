@@ -56,7 +56,7 @@ impl ServedGame for Pig {
                 integer(
                     "goal",
                     json!(100),
-                    (u64::from(MIN_GOAL), u64::from(config.pig_max_goal)),
+                    (u64::from(MIN_GOAL), u64::from(config.games.pig.max_goal)),
                     "Points to win.",
                 ),
                 integer(
@@ -91,8 +91,11 @@ impl ServedGame for Pig {
 
     /// The tables, from the data directory and the settings' bounds.
     fn prepare(config: &Config, solvers: &Solvers) {
-        let tables = PigTables::new(config.data_dir.clone(), config.pig_cache_mib.saturating_mul(1 << 20))
-            .with_max_goal(config.pig_max_goal);
+        let tables = PigTables::new(
+            config.data_dir.clone(),
+            config.games.pig.cache_mib.saturating_mul(1 << 20),
+        )
+        .with_max_goal(config.games.pig.max_goal);
         solvers.provide(Arc::new(tables));
     }
 
@@ -142,7 +145,7 @@ impl ServedGame for Pig {
         names: [&'static str; 2],
         _max_ms: Option<u64>,
     ) -> ReviewResult {
-        let rules = match options.rules(services.config.pig_max_goal) {
+        let rules = match options.rules(services.config.games.pig.max_goal) {
             Ok(rules) => rules,
             Err(e) => return Ok(Err(e)),
         };
@@ -166,7 +169,7 @@ impl QueryEndpoint for PolicyEndpoint {
         let rules = params.validate(services)?;
         let cache = services
             .solvers
-            .of_with(|| PolicyCache::new(services.config.pig_policy_cache));
+            .of_with(|| PolicyCache::new(services.config.games.pig.policy_cache));
         if let Some(body) = cache.get(&rules) {
             return Ok(body);
         }
