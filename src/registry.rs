@@ -115,3 +115,77 @@ pub fn ids() -> Vec<&'static str> {
     each_game(&mut ids);
     ids.0
 }
+
+/// Every registered match game played at random through its `Game`
+/// implementation alone (no HTTP, no AI), as OpenSpiel's suite does: the
+/// rules' promises checked at every step.
+#[cfg(test)]
+mod random_games {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    use super::GameKind;
+    use crate::core::game::{Game, Turn};
+    use crate::matches::turns::TurnGame;
+    use crate::matches::{AiContext, MatchLimits};
+    use crate::solve::solvers::{MemoSizes, Solvers};
+
+    const GAMES: u64 = 20;
+    const MOVE_LIMIT: usize = 10_000;
+
+    /// One random game of `T` at its default options; the number of moves.
+    fn play<T: TurnGame>(ctx: &AiContext, rng: &mut StdRng) -> usize {
+        let options = T::parse_options(None, ctx).expect("the defaults are valid");
+        let options = T::settle(options, rng).expect("the defaults settle");
+        let mut game = T::new_game(&options, ctx).expect("a game starts from the defaults");
+        for moves in 0..MOVE_LIMIT {
+            match game.turn() {
+                Turn::Over => {
+                    assert!(game.result().is_some(), "over without a result");
+                    assert!(game.legal_moves().is_empty(), "legal moves after the end");
+                    return moves;
+                }
+                Turn::Player(_) => {
+                    assert!(game.result().is_none(), "a result before the end");
+                    let legal = game.legal_moves();
+                    assert!(!legal.is_empty(), "a player to move without a legal move");
+                    let mv = legal[rng.gen_range(0..legal.len())];
+                    game.play(mv);
+                }
+                Turn::Chance => {
+                    let outcomes = game.chance_outcomes();
+                    let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
+                    assert!((total - 1.0).abs() < 1e-9, "chance outcomes sum to {total}");
+                    assert!(
+                        outcomes.iter().all(|&(_, p)| p > 0.0),
+                        "an impossible outcome is listed"
+                    );
+                    let mv = outcomes[rng.gen_range(0..outcomes.len())].0;
+                    game.play(mv);
+                }
+            }
+        }
+        panic!("no end after {MOVE_LIMIT} moves");
+    }
+
+    #[test]
+    fn every_match_game_plays_random_games_to_a_result_keeping_its_rules_promises() {
+        let solvers = Solvers::new(MemoSizes {
+            positions: 1 << 10,
+            sequence_entries: 16,
+            table_entries: 1 << 10,
+            answers: 0,
+        });
+        let ctx = AiContext {
+            solvers: &solvers,
+            limits: MatchLimits::default(),
+        };
+        let mut rng = StdRng::seed_from_u64(27);
+        for kind in GameKind::ALL {
+            let moves: usize = (0..GAMES)
+                .map(|_| with_game!(kind, T => play::<T>(&ctx, &mut rng)))
+                .sum();
+            assert!(moves as u64 >= GAMES, "{}: games without a move", kind.as_str());
+        }
+    }
+}
