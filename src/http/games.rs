@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use axum::body::Bytes;
 use axum::extract::{Request, State};
-use axum::http::{header, Method};
+use axum::http::Method;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use futures_util::future::BoxFuture;
@@ -20,7 +20,7 @@ use crate::core::problem::Problem;
 use crate::registry::{each_game, Visitor};
 use crate::review::history::{match_names, parse};
 use crate::review::{Review, ReviewError, Step};
-use crate::serve::{QueryEndpoint, QueryRoutes, ServedGame};
+use crate::serve::{json_body, QueryEndpoint, QueryRoutes, ServedGame};
 use crate::solve::run::SharedDeadline;
 use crate::store::StoredMatch;
 
@@ -97,17 +97,11 @@ async fn record_review<G: ServedGame>(
     let review = G::review(&state, options, steps, G::RECORD_SIDES, record.max_ms)
         .await?
         .map_err(client_error)?;
-    Ok(review_body(review_json(&review)?))
-}
-
-pub fn review_json(review: &Review) -> Result<Bytes, Problem> {
-    serde_json::to_vec(review)
-        .map(Bytes::from)
-        .map_err(|e| Problem::internal(&e))
+    Ok(review_body(json_body(&review)?))
 }
 
 pub fn review_body(body: Bytes) -> Response {
-    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
+    JsonBytes(body).into_response()
 }
 
 /// A stored match that does not replay is the server's fault; a match too

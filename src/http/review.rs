@@ -22,12 +22,13 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::extract::ApiQuery;
-use super::games::{self, review_body as json_body, review_json as serialise};
+use super::games::{self, review_body as json_body};
 use super::match_access::{bearer, load_authorized, token_matches};
 use super::state::AppState;
 use crate::core::problem::Problem;
 use crate::matches::Status;
 use crate::review::Review;
+use crate::serve::json_body as serialise;
 use crate::solve::memo::BoundedMemo;
 
 use crate::store::{timestamp, StoredMatch};

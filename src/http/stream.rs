@@ -17,7 +17,6 @@ use axum::body::{Body, Bytes};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
-use serde::Serialize;
 use tokio::sync::mpsc;
 
 use super::extract::JsonBytes;
@@ -134,32 +133,6 @@ where
         return Ok(respond(answer).await);
     }
     Ok(JsonBytes(body_of(search(None).await?)?).into_response())
-}
-
-/// A search endpoint's answer: NDJSON lines when the request asks for them
-/// (`search` then reports to the [`Lines`] it is given), else the plain
-/// JSON of `search(None)`.
-pub async fn plain_or_lines<T, S, F>(headers: &HeaderMap, search: S) -> Result<Response, Problem>
-where
-    T: Serialize,
-    S: FnOnce(Option<Lines>) -> F,
-    F: Future<Output = Result<T, Problem>> + Send + 'static,
-{
-    if wants_ndjson(headers) {
-        let answer = |lines| {
-            let search = search(Some(lines));
-            async move { to_body(&search.await?) }
-        };
-        return Ok(respond(answer).await);
-    }
-    Ok(axum::Json(search(None).await?).into_response())
-}
-
-/// A response as a finished JSON body.
-pub fn to_body<T: Serialize>(response: &T) -> Result<Bytes, Problem> {
-    serde_json::to_vec(response)
-        .map(Bytes::from)
-        .map_err(|e| Problem::internal(&e))
 }
 
 #[cfg(test)]
