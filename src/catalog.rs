@@ -56,6 +56,15 @@ pub struct GameOption {
     pub description: &'static str,
 }
 
+/// The default of the option `name`: its value in the game's options
+/// type's default, so that the catalog shows what a match fills in.
+pub fn default_of<O: serde::Serialize + Default>(name: &str) -> Value {
+    serde_json::to_value(O::default())
+        .ok()
+        .and_then(|options| options.get(name).cloned())
+        .unwrap_or(Value::Null)
+}
+
 pub fn integer(name: &'static str, default: Value, range: (u64, u64), description: &'static str) -> GameOption {
     GameOption {
         name,

@@ -89,7 +89,7 @@ pub struct Config {
     /// One memory budget for every cache, in MiB: when set, each cache's
     /// bound is derived from its share (see README, "Memory") and the
     /// caches' own settings are ignored. Unset, the caches' own defaults
-    /// come to about 1,400 MiB at their most.
+    /// come to about 1,460 MiB at their most.
     #[arg(long, env = "KIBITZ_MEMORY_MIB")]
     pub memory_mib: Option<usize>,
     /// Entries in each game's shared search memo.
@@ -214,13 +214,15 @@ impl Config {
 pub mod budget {
     /// Tables solved ahead (Pig's).
     pub const SOLVED_TABLES: usize = 25;
-    pub const MEMOS: usize = 40;
+    pub const MEMOS: usize = 35;
     pub const TABLES: usize = 15;
     pub const SEQUENCES: usize = 5;
     pub const ANSWERS: usize = 5;
     pub const REVIEWS: usize = 5;
     /// Policies written out (Pig's).
     pub const POLICIES: usize = 5;
+    /// Answers of engine-backed games (chess's).
+    pub const ENGINE_ANSWERS: usize = 5;
 
     pub const MEMO_ENTRY_BYTES: usize = 192;
     pub const TABLE_ENTRY_BYTES: usize = 16;
@@ -228,4 +230,7 @@ pub mod budget {
     pub const ANSWER_BYTES: usize = 8 * 1024;
     pub const REVIEW_BYTES: usize = 256 * 1024;
     pub const POLICY_BYTES: usize = 1_400_000;
+    /// A chess answer is about 2 KiB with its lines; counted generously,
+    /// since a principal variation's length is the engine's.
+    pub const ENGINE_ANSWER_BYTES: usize = 16 * 1024;
 }

@@ -135,7 +135,7 @@ mod random_games {
 
     /// One random game of `T` at its default options; the number of moves.
     fn play<T: TurnGame>(ctx: &AiContext, rng: &mut StdRng) -> usize {
-        let options = T::parse_options(None, ctx).expect("the defaults are valid");
+        let options = crate::matches::turns::read_rules::<T>(None, ctx.solvers).expect("the defaults are valid");
         let options = T::settle(options, rng).expect("the defaults settle");
         let mut game = T::new_game(&options, ctx).expect("a game starts from the defaults");
         for moves in 0..MOVE_LIMIT {

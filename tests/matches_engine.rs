@@ -568,7 +568,7 @@ fn illegal_and_malformed_moves_are_refused_and_change_nothing() {
 
     let mut ttt = created("tictactoe", json!({}), 1);
     assert_refused(&ttt, json!({"row": 3, "col": 0}), "off the board");
-    assert_refused(&ttt, json!({"row": -1, "col": 0}), "move.row");
+    assert_refused(&ttt, json!({"row": -1, "col": 0}), "row -1, column 0 is off the board");
     assert_refused(&ttt, json!({"row": 0.5, "col": 0}), "move.row");
     assert_refused(&ttt, json!({"row": 0}), "move.col");
     let mut rng = StdRng::seed_from_u64(2);
@@ -632,8 +632,11 @@ fn bad_requests_name_the_field() {
     let mut rng = StdRng::seed_from_u64(1);
     let cases = [
         (request("chess", json!({}), 10, false), "game"),
-        (request("number-square", json!({"size": 1}), 10, false), "options.size"),
-        (request("number-square", json!({"size": 13}), 10, false), "options.size"),
+        (request("number-square", json!({"size": 1}), 10, false), "options: size"),
+        (
+            request("number-square", json!({"size": 13}), 10, false),
+            "options: size",
+        ),
         (request("number-square", json!({"board": [[1, 2]]}), 10, false), "board"),
         (
             request(
@@ -656,7 +659,10 @@ fn bad_requests_name_the_field() {
             request("tictactoe", json!({"rows": 3, "cols": 3, "k": 4}), 10, false),
             "k",
         ),
-        (request("tictactoe", json!({"rows": -3}), 10, false), "options.rows"),
+        (
+            request("tictactoe", json!({"rows": -3}), 10, false),
+            "options: rows must be an integer from 1 to 19",
+        ),
         (
             request("ishitori", json!({"remaining": 5, "heaps": [1]}), 10, false),
             "remaining",
@@ -666,7 +672,7 @@ fn bad_requests_name_the_field() {
         (request("ishitori", json!({"take": [2, 2]}), 10, false), "take"),
         (
             request("ishitori", json!({"remaining": "12x"}), 10, false),
-            "options.remaining",
+            "options: remaining",
         ),
         (request("nine-square", json!({"size": 9}), 10, false), "options.size"),
         (request("connect-four", json!({"cols": 10}), 10, false), "cols"),

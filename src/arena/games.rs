@@ -38,7 +38,7 @@ pub(crate) trait ArenaGame: TurnGame {
     /// a run under `options`; None for the match AI and `random`.
     fn own_player(
         _strategy: Strategy,
-        _options: &Self::Options,
+        _options: &Self::Rules,
         _ctx: &AiContext,
     ) -> Result<Option<Player<Self>>, ArenaError> {
         Ok(None)
@@ -49,7 +49,7 @@ pub(crate) trait ArenaGame: TurnGame {
     fn exact(
         _a: Strategy,
         _b: Strategy,
-        _options: &Self::Options,
+        _options: &Self::Rules,
         _ctx: &AiContext,
     ) -> Option<Result<ExactChances, ArenaError>> {
         None

@@ -11,7 +11,7 @@ use rand::{RngCore, SeedableRng};
 use serde_json::Value;
 
 use crate::core::game::{Game, GameOutcome as Ending};
-use crate::matches::players::{self, ai_moves, TurnGame};
+use crate::matches::players::{self, ai_moves, read_rules, TurnGame};
 use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::{MemoSizes, Solvers};
@@ -154,7 +154,7 @@ impl Arena {
     fn exact_as<T: ArenaGame>(&self) -> Result<ExactChances, ArenaError> {
         let limits = SearchLimits::within(Duration::from_secs(1));
         let ctx = self.context(&limits);
-        let options = T::parse_options(self.options.as_ref(), &ctx)?;
+        let options = read_rules::<T>(self.options.as_ref(), ctx.solvers)?;
         T::exact(self.a, self.b, &options, &ctx).unwrap_or(Err(ArenaError::ExactNotPig(self.game.as_str())))
     }
 
@@ -177,11 +177,8 @@ impl Arena {
         seed: u64,
         limits: &SearchLimits,
         progress: &mut dyn FnMut(u64),
-    ) -> Result<Tally, ArenaError>
-    where
-        T::Options: Clone,
-    {
-        let options = T::parse_options(self.options.as_ref(), &self.context(limits))?;
+    ) -> Result<Tally, ArenaError> {
+        let options = read_rules::<T>(self.options.as_ref(), self.context(limits).solvers)?;
         let mut a = self.player::<T>(self.a, &options, limits)?;
         let mut b = self.player::<T>(self.b, &options, limits)?;
         let mut tally = Tally::default();
@@ -230,7 +227,7 @@ impl Arena {
     fn player<'s, T: ArenaGame + 's>(
         &'s self,
         strategy: Strategy,
-        options: &T::Options,
+        options: &T::Rules,
         limits: &'s SearchLimits,
     ) -> Result<Box<dyn Chooser<T::Game> + 's>, ArenaError> {
         if let Some(own) = T::own_player(strategy, options, &self.context(limits))? {

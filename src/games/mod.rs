@@ -28,6 +28,7 @@ impl GameSettings {
     /// gives a percent's bytes).
     pub fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
         self.pig.share_memory(share);
+        self.chess.share_memory(share);
     }
 }
 

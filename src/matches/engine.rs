@@ -24,14 +24,14 @@ use std::time::Duration;
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::registry::{with_game, GameKind};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::Solvers;
 
-use super::json::{field_error, Obj};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
+use super::read;
 use super::turns::{self, TurnGame};
 
 /// Writes, from the registry's one list of games (see `crate::registry`),
@@ -248,38 +248,42 @@ impl AiSpec {
 
     /// Reads the request's `ai` (absent or null: the default).
     pub fn parse(value: Option<&Value>) -> Result<AiSpec, MatchError> {
-        let obj = Obj::new(value, "ai", true)?;
-        obj.only(&["strategy", "level"])?;
-        let strategy = obj.str("strategy")?.unwrap_or("best");
-        if !Self::STRATEGIES.contains(&strategy) {
-            return Err(field_error(
-                "ai.strategy",
-                format!("must be one of {:?}", Self::STRATEGIES),
-                &Value::String(strategy.to_string()),
-            ));
+        let requested: AiRequest = read::optional(value, "ai")?;
+        let strategy = requested.strategy.unwrap_or_else(|| "best".to_string());
+        if !Self::STRATEGIES.contains(&strategy.as_str()) {
+            return Err(MatchError::Field {
+                field: "ai.strategy".to_string(),
+                expected: format!(
+                    "must be one of {:?} (got {:?})",
+                    Self::STRATEGIES,
+                    strategy.chars().take(40).collect::<String>()
+                ),
+            });
         }
-        let level = match obj.int("level")? {
+        let level = match requested.level {
             None => MAX_LEVEL,
             Some(l) => u8::try_from(l)
                 .ok()
                 .filter(|l| (MIN_LEVEL..=MAX_LEVEL).contains(l))
-                .ok_or_else(|| {
-                    field_error(
-                        "ai.level",
-                        format!("must be an integer from {MIN_LEVEL} to {MAX_LEVEL}"),
-                        &json!(l),
-                    )
+                .ok_or_else(|| MatchError::Field {
+                    field: "ai.level".to_string(),
+                    expected: format!("must be an integer from {MIN_LEVEL} to {MAX_LEVEL} (got {l})"),
                 })?,
         };
-        Ok(AiSpec {
-            strategy: strategy.to_string(),
-            level,
-        })
+        Ok(AiSpec { strategy, level })
     }
 
     pub fn is_best(&self) -> bool {
         self.level >= MAX_LEVEL
     }
+}
+
+/// The request's `ai` as the client sends it.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AiRequest {
+    strategy: Option<String>,
+    level: Option<i64>,
 }
 
 /// How hard the AI may think per move in one game: its time, and a node

@@ -9,7 +9,7 @@ pub mod engine;
 pub mod levels;
 pub mod players;
 
-pub(crate) mod json;
+pub(crate) mod read;
 pub(crate) mod turns;
 
 pub(crate) use crate::registry::with_game;

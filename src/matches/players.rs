@@ -11,12 +11,12 @@ use serde_json::Value;
 
 use super::engine::{AiContext, MatchError};
 
-pub(crate) use super::turns::{ai_moves, check_in_a_row, TurnGame};
+pub(crate) use super::turns::{ai_moves, check_in_a_row, read_rules, TurnGame};
 
 /// Reads `options` as `POST /matches` does for `T`, and checks that a game
 /// can start from them (whatever a game settles by chance, it can settle).
 pub(crate) fn check_options<T: TurnGame>(options: Option<&Value>, ctx: &AiContext) -> Result<(), MatchError> {
-    let parsed = T::parse_options(options, ctx)?;
+    let parsed = read_rules::<T>(options, ctx.solvers)?;
     let mut any_deal = StdRng::seed_from_u64(0);
     T::new_game(&T::settle(parsed, &mut any_deal)?, ctx)?;
     Ok(())

@@ -30,6 +30,8 @@ use super::engine::{
     Winner,
 };
 use super::levels;
+use super::read;
+use crate::solve::solvers::Solvers;
 
 /// One move the AI may play, valued on the levels' scale (1 = a sure win,
 /// 0 = a sure loss for the mover).
@@ -63,9 +65,18 @@ impl<M: Copy> Choice<M> {
 /// has them, roll through [`TurnGame::roll`]).
 pub(crate) trait TurnGame {
     type Game: Game;
-    /// Stored as the game reads them (see [`Saved`]), so that a move never
+    /// The options as a client sends them, every field defaulted: the one
+    /// options type of the game, read the same way by its reviews, and the
+    /// source of the catalog's defaults.
+    type Options: Serialize + DeserializeOwned + Default;
+    /// The options as the rules read them, checked (see
+    /// [`TurnGame::rules`]) and stored (see [`Saved`]) so that a move never
     /// validates them again.
-    type Options: Clone + Serialize + DeserializeOwned;
+    type Rules: Clone + Serialize + DeserializeOwned;
+    /// The move as a client sends it and the history and `legal_moves`
+    /// show it: the one move type of the game, read the same way by its
+    /// reviews.
+    type Move: Serialize + DeserializeOwned;
     /// True for games that keep score (their results carry `scores`).
     const KEEPS_SCORE: bool = false;
     /// The AI's default budget per move (see [`super::MatchLimits`]).
@@ -77,54 +88,57 @@ pub(crate) trait TurnGame {
     /// bound (a person may take one stone at a time, or hold at 0).
     type Position: Serialize + DeserializeOwned;
 
-    /// Validates the request's options (absent: all defaults).
-    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<Self::Options, MatchError>;
-    /// The options with every default filled in.
-    fn options_json(options: &Self::Options) -> Value;
+    /// The rules of these options, or what is wrong with them (naming the
+    /// field); matches and reviews read options through it.
+    fn rules(options: Self::Options, solvers: &Solvers) -> Result<Self::Rules, String>;
+    /// The options of these rules with every default filled in (what a
+    /// match shows).
+    fn options(rules: &Self::Rules) -> Self::Options;
     /// What the options leave to chance, settled before the game starts
     /// (Number Square deals its board), so that the stored options say
     /// everything a replay of the history needs; most games have nothing
     /// to settle.
-    fn settle(options: Self::Options, _rng: &mut dyn RngCore) -> Result<Self::Options, MatchError> {
+    fn settle(options: Self::Rules, _rng: &mut dyn RngCore) -> Result<Self::Rules, MatchError> {
         Ok(options)
     }
     /// The opening position of settled options.
-    fn opening(options: &Self::Options) -> Result<Self::Game, MatchError>;
+    fn opening(options: &Self::Rules) -> Result<Self::Game, MatchError>;
     /// The position the record keeps (None: it keeps the moves).
     fn position(_game: &Self::Game) -> Option<Self::Position> {
         None
     }
     /// The game at a kept position, checked against the options.
-    fn at_position(_options: &Self::Options, _position: Self::Position) -> Result<Self::Game, MatchError> {
+    fn at_position(_options: &Self::Rules, _position: Self::Position) -> Result<Self::Game, MatchError> {
         Err(MatchError::Corrupt(
             "this game keeps its moves, not a position".to_string(),
         ))
     }
     /// The opening position of a new match, refusing one the AI could not
     /// play (checked once, at the start).
-    fn new_game(options: &Self::Options, _ctx: &AiContext) -> Result<Self::Game, MatchError> {
+    fn new_game(options: &Self::Rules, _ctx: &AiContext) -> Result<Self::Game, MatchError> {
         Self::opening(options)
     }
     /// The API's `state` object; `human` is the person's seat.
     fn state_json(game: &Self::Game, human: Seat) -> Value;
     /// A state stored before [`Saved`] records were kept back into the game
     /// and the person's seat.
-    fn parse_state(options: &Self::Options, state: &Value) -> Result<(Self::Game, Seat), MatchError>;
-    /// One move in the move format (the format of `legal_moves`), checked
-    /// against the rules.
-    fn parse_move(game: &Self::Game, mv: &Value) -> Result<<Self::Game as Game>::Move, MatchError>;
-    fn move_json(game: &Self::Game, mv: <Self::Game as Game>::Move) -> Value;
+    fn parse_state(options: &Self::Rules, state: &Value) -> Result<(Self::Game, Seat), MatchError>;
+    /// A client's move as the game's, checked against the rules.
+    fn game_move(game: &Self::Game, mv: &Self::Move) -> Result<<Self::Game as Game>::Move, MatchError>;
+    /// The game's move as a client writes it.
+    fn api_move(game: &Self::Game, mv: <Self::Game as Game>::Move) -> Self::Move;
     /// The person's `move` object: the moves they play in a row. One for
     /// most games; a Nine Square turn places several marks.
     fn parse_turn(game: &Self::Game, mv: &Value) -> Result<Vec<<Self::Game as Game>::Move>, MatchError> {
-        Ok(vec![Self::parse_move(game, mv)?])
+        let mv: Self::Move = read::required(mv, "move")?;
+        Ok(vec![Self::game_move(game, &mv)?])
     }
     /// The history's `move` object for the moves one actor played in a row
     /// from `game` (the inverse of [`TurnGame::parse_turn`]).
     fn turn_json(game: &Self::Game, moves: &[<Self::Game as Game>::Move]) -> Value {
         match moves {
-            [mv] => Self::move_json(game, *mv),
-            _ => Value::Array(moves.iter().map(|&mv| Self::move_json(game, mv)).collect()),
+            [mv] => move_json::<Self>(game, *mv),
+            _ => Value::Array(moves.iter().map(|&mv| move_json::<Self>(game, mv)).collect()),
         }
     }
     /// The moves the AI plays in a row at its turn (the game not over), at
@@ -174,6 +188,23 @@ pub(crate) trait TurnGame {
     fn roll(_game: &Self::Game, _rng: &mut dyn RngCore) -> Option<(<Self::Game as Game>::Move, u32)> {
         None
     }
+}
+
+/// A move as the API writes it (in the history and `legal_moves`).
+pub(crate) fn move_json<T: TurnGame + ?Sized>(game: &T::Game, mv: <T::Game as Game>::Move) -> Value {
+    // The games' move types are plain structs and enums: cannot fail.
+    serde_json::to_value(T::api_move(game, mv)).unwrap_or(Value::Null)
+}
+
+/// A request's `options` (absent: every default) as the rules of `T`.
+pub(crate) fn read_rules<T: TurnGame>(raw: Option<&Value>, solvers: &Solvers) -> Result<T::Rules, MatchError> {
+    let options: T::Options = read::optional(raw, "options")?;
+    T::rules(options, solvers).map_err(MatchError::Options)
+}
+
+/// The options a match shows: every default filled in.
+fn options_json<T: TurnGame>(rules: &T::Rules) -> Result<Value, MatchError> {
+    serde_json::to_value(T::options(rules)).map_err(|e| MatchError::Internal(format!("options: {e}")))
 }
 
 /// The match's result once the game is over (None while it goes on).
@@ -250,7 +281,7 @@ pub(crate) enum NoPosition {}
 /// the moves that led to it from the opening (None for a match stored
 /// before [`Saved`] records were kept: it goes on without).
 struct InPlay<T: TurnGame> {
-    options: T::Options,
+    options: T::Rules,
     human: Seat,
     game: T::Game,
     moves: Option<Vec<<T::Game as Game>::Move>>,
@@ -278,7 +309,7 @@ fn offered<G: Game>(game: &G, mv: G::Move) -> bool {
 /// rebuilt from its moves (each one checked against the rules). None when
 /// the record is of an earlier ply.
 fn restore<T: TurnGame>(saved: &str, ply: u64) -> Result<Option<InPlay<T>>, MatchError> {
-    let saved: Saved<T::Options, T::Position, <T::Game as Game>::Move> =
+    let saved: Saved<T::Rules, T::Position, <T::Game as Game>::Move> =
         serde_json::from_str(saved).map_err(|e| MatchError::Corrupt(format!("saved: {e}")))?;
     if saved.ply != ply {
         return Ok(None);
@@ -368,7 +399,7 @@ fn progress<T: TurnGame>(in_play: InPlay<T>, ply: u64) -> Result<Progress, Match
     let legal_moves = game
         .legal_moves()
         .into_iter()
-        .map(|mv| T::move_json(game, mv))
+        .map(|mv| move_json::<T>(game, mv))
         .collect();
     let state = T::state_json(game, human);
     let result = result_for::<T>(game, human);
@@ -391,8 +422,8 @@ pub(crate) fn start<T: TurnGame>(
     rng: &mut dyn RngCore,
     log: &mut Log,
 ) -> Result<(Value, Progress), MatchError> {
-    let options = T::settle(T::parse_options(request.options.as_ref(), ctx)?, rng)?;
-    let shown_options = T::options_json(&options);
+    let options = T::settle(read_rules::<T>(request.options.as_ref(), ctx.solvers)?, rng)?;
+    let shown_options = options_json::<T>(&options)?;
     let mut in_play = InPlay::<T> {
         game: T::new_game(&options, ctx)?,
         options,
@@ -412,8 +443,8 @@ fn resume<T: TurnGame>(stored: &Match, ctx: &AiContext) -> Result<InPlay<T>, Mat
             return Ok(in_play);
         }
     }
-    let options =
-        T::parse_options(Some(&stored.options), ctx).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
+    let stored_options: T::Options = read::required(&stored.options, "options").map_err(corrupt)?;
+    let options = T::rules(stored_options, ctx.solvers).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
     let (game, human) = T::parse_state(&options, &stored.state).map_err(corrupt)?;
     Ok(InPlay {
         options,
@@ -443,7 +474,7 @@ pub(crate) fn play<T: TurnGame>(
         if in_play.game.turn() != Turn::Player(human) || !in_play.game.legal_moves().contains(&mv) {
             return Err(MatchError::IllegalMove(format!(
                 "{} is not a legal move here",
-                T::move_json(&in_play.game, mv)
+                move_json::<T>(&in_play.game, mv)
             )));
         }
         in_play.play(mv);

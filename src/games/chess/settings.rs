@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use crate::config::budget;
+
 #[derive(Debug, Clone, clap::Args)]
 pub struct ChessSettings {
     /// The Stockfish binary for chess (default: `stockfish` on PATH, then
@@ -28,4 +30,12 @@ pub struct ChessSettings {
         default_value_t = 4096
     )]
     pub cache_entries: usize,
+}
+
+impl ChessSettings {
+    /// The answer cache's bound from its share of `--memory-mib` (`share`
+    /// gives a percent's bytes).
+    pub fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
+        self.cache_entries = share(budget::ENGINE_ANSWERS) / budget::ENGINE_ANSWER_BYTES;
+    }
 }

@@ -5,18 +5,20 @@
 use std::time::Duration;
 
 use rand::RngCore;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arena::games::ArenaGame;
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
 use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
-use crate::matches::json::{field_error, int_value, strings, Obj};
+use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::matches::GameKind;
+use crate::solve::solvers::Solvers;
 
 use super::solve::{Analysis, ConnectFourSolver};
-use super::{symbol, ConnectFour, Shape};
+use super::{symbol, ConnectFour, Shape, DEFAULT_COLS, DEFAULT_K, DEFAULT_ROWS};
 
 /// A win that comes later, or a loss that comes later, is a subtler
 /// difference: each further stone of the winner's halves less of it.
@@ -24,10 +26,49 @@ const DISTANCE_DISCOUNT: f64 = 0.8;
 
 pub(crate) struct ConnectFourMatch;
 
-fn seat_named(name: Option<&str>) -> Result<Seat, MatchError> {
+/// Connect Four's options, as matches, reviews and the catalog read them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub cols: Option<i64>,
+    pub rows: Option<i64>,
+    pub k: Option<i64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            cols: Some(i64::from(DEFAULT_COLS)),
+            rows: Some(i64::from(DEFAULT_ROWS)),
+            k: Some(i64::from(DEFAULT_K)),
+        }
+    }
+}
+
+impl Options {
+    pub fn shape(&self) -> Result<Shape, String> {
+        Shape::new(self.cols, self.rows, self.k).map_err(|e| e.to_string())
+    }
+}
+
+/// A move: the column, from 1.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColumnMove {
+    pub column: i64,
+}
+
+/// A match's `state` object.
+#[derive(Serialize, Deserialize)]
+struct State {
+    board: Vec<String>,
+    human_plays: String,
+}
+
+fn seat_named(name: &str) -> Result<Seat, MatchError> {
     match name {
-        Some("X") => Ok(0),
-        Some("O") => Ok(1),
+        "X" => Ok(0),
+        "O" => Ok(1),
         _ => Err(MatchError::Corrupt(
             "state.human_plays must be \"X\" or \"O\"".to_string(),
         )),
@@ -57,7 +98,9 @@ impl ArenaGame for ConnectFourMatch {
 
 impl TurnGame for ConnectFourMatch {
     type Game = ConnectFour;
-    type Options = Shape;
+    type Options = Options;
+    type Rules = Shape;
+    type Move = ColumnMove;
     type Position = NoPosition;
     /// Exact late in the game.
     const MOVE_BUDGET: MoveBudget = MoveBudget {
@@ -65,14 +108,16 @@ impl TurnGame for ConnectFourMatch {
         nodes: 3_000_000,
     };
 
-    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Shape, MatchError> {
-        let obj = Obj::new(raw, "options", true)?;
-        obj.only(&["cols", "rows", "k"])?;
-        Shape::new(obj.int("cols")?, obj.int("rows")?, obj.int("k")?).map_err(|e| MatchError::Options(e.to_string()))
+    fn rules(options: Options, _solvers: &Solvers) -> Result<Shape, String> {
+        options.shape()
     }
 
-    fn options_json(shape: &Shape) -> Value {
-        json!({"cols": shape.cols, "rows": shape.rows, "k": shape.k})
+    fn options(shape: &Shape) -> Options {
+        Options {
+            cols: Some(i64::from(shape.cols)),
+            rows: Some(i64::from(shape.rows)),
+            k: Some(i64::from(shape.k)),
+        }
     }
 
     /// The shape is checked again: a stored one is read without
@@ -84,40 +129,39 @@ impl TurnGame for ConnectFourMatch {
     }
 
     fn state_json(game: &ConnectFour, human: Seat) -> Value {
-        json!({"board": game.rows(), "human_plays": symbol(human).to_string()})
+        json!(State {
+            board: game.rows(),
+            human_plays: symbol(human).to_string(),
+        })
     }
 
     fn parse_state(shape: &Shape, state: &Value) -> Result<(ConnectFour, Seat), MatchError> {
-        let obj = Obj::new(Some(state), "state", false)?;
-        let rows = strings(obj.required("board")?, "state.board")?;
-        let human = seat_named(obj.str("human_plays")?)?;
-        let game =
-            ConnectFour::from_rows(&rows, Some(i64::from(shape.k))).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        let state: State = read::required(state, "state")?;
+        let human = seat_named(&state.human_plays)?;
+        let game = ConnectFour::from_rows(&state.board, Some(i64::from(shape.k)))
+            .map_err(|e| MatchError::Corrupt(e.to_string()))?;
         if game.shape() != *shape {
             return Err(MatchError::Corrupt("state.board does not fit the options".to_string()));
         }
         Ok((game, human))
     }
 
-    fn parse_move(game: &ConnectFour, mv: &Value) -> Result<u32, MatchError> {
-        let obj = Obj::new(Some(mv), "move", false)?;
-        obj.only(&["column"])?;
-        let raw = obj.required("column")?;
-        let column = int_value(raw, "move.column")?;
+    fn game_move(game: &ConnectFour, mv: &ColumnMove) -> Result<u32, MatchError> {
         let cols = game.shape().cols;
-        if !(1..=i64::from(cols)).contains(&column) {
-            return Err(field_error(
-                "move.column",
-                format!("must be a column from 1 to {cols}"),
-                raw,
-            ));
+        if !(1..=i64::from(cols)).contains(&mv.column) {
+            return Err(MatchError::Field {
+                field: "move.column".to_string(),
+                expected: format!("must be a column from 1 to {cols} (got {})", mv.column),
+            });
         }
-        game.check_column(column)
+        game.check_column(mv.column)
             .map_err(|e| MatchError::IllegalMove(e.to_string()))
     }
 
-    fn move_json(_game: &ConnectFour, column: u32) -> Value {
-        json!({"column": column + 1})
+    fn api_move(_game: &ConnectFour, column: u32) -> ColumnMove {
+        ColumnMove {
+            column: i64::from(column) + 1,
+        }
     }
 
     fn ai_turn(

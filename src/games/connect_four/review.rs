@@ -7,33 +7,15 @@
 //! where the budget ran out before a column was solved (early positions of
 //! big grids), the shallow search's estimate with `exact: false`.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::matches::{ColumnMove, Options};
 use super::solve::ConnectFourSolver;
-use super::{ConnectFour, Shape};
+use super::ConnectFour;
 use crate::core::outcome::Outcome;
 use crate::review::driver::{self, MoveValue, Valuation, Valuer};
 use crate::review::{outcome_value, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
-
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct Options {
-    pub cols: Option<i64>,
-    pub rows: Option<i64>,
-    pub k: Option<i64>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-pub struct ColumnMove {
-    /// 1-based.
-    pub column: i64,
-}
-
-pub fn start(options: &Options) -> Result<ConnectFour, ReviewError> {
-    let shape = Shape::new(options.cols, options.rows, options.k).map_err(|e| ReviewError::Options(e.to_string()))?;
-    Ok(ConnectFour::new(shape))
-}
 
 /// A column's value: its score (exact when `solved`, else the shallow
 /// search's estimate) and the outcome and plies to the end it means.
@@ -117,6 +99,11 @@ pub fn review(
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
     let read = |game: &ConnectFour, mv: &ColumnMove| game.check_column(mv.column).map_err(|e| e.to_string());
-    let decisions = driver::replay(start(options)?, steps, names, read)?;
+    let decisions = driver::replay(
+        ConnectFour::new(options.shape().map_err(ReviewError::Options)?),
+        steps,
+        names,
+        read,
+    )?;
     driver::review("connect-four", &decisions, names, solver, limits, give_up_inexact)
 }

@@ -5,14 +5,13 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use serde_json::json;
-
 use super::api::{self, MoveRequest, MoveResponse};
-use super::review::{self as column_review, ColumnMove, Options};
+use super::matches::{ColumnMove, Options};
+use super::review as column_review;
 use super::solve::ConnectFourSolver;
-use super::{DEFAULT_COLS, DEFAULT_K, DEFAULT_ROWS, MAX_SIDE, MIN_K, MIN_SIDE};
+use super::{MAX_SIDE, MIN_K, MIN_SIDE};
 use crate::arena::strategy::names;
-use crate::catalog::{integer, GameEntry};
+use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::GameKind;
@@ -46,11 +45,11 @@ impl ServedGame for ConnectFourGame {
             solved_by: "exact within max_ms (7x6 positions of 15+ stones within the default second), else estimates marked solved: false",
             endpoints: endpoints::<Self>(),
             options: vec![
-                integer("cols", json!(DEFAULT_COLS), side, "Columns of the grid."),
-                integer("rows", json!(DEFAULT_ROWS), side, "Rows of the grid."),
+                integer("cols", default_of::<Options>("cols"), side, "Columns of the grid."),
+                integer("rows", default_of::<Options>("rows"), side, "Rows of the grid."),
                 integer(
                     "k",
-                    json!(DEFAULT_K),
+                    default_of::<Options>("k"),
                     (u64::from(MIN_K), u64::from(MAX_SIDE)),
                     "In a line to win, at most the grid's longer side.",
                 ),

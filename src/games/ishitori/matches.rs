@@ -5,21 +5,23 @@
 use rand::RngCore;
 use std::borrow::Cow;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::solve::SubtractionSolver;
 use super::{
-    Game, HeapSize, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING, HEAP_SIZE_EXPECTED,
+    Game, HeapSize, HeapSizeError, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING,
+    DEFAULT_MISERE, DEFAULT_TAKE,
 };
 use crate::core::game::{GameOutcome, Seat};
 use crate::solve::limits::SearchLimits;
 
 use crate::arena::games::ArenaGame;
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Winner};
-use crate::matches::json::{field_error, u64_value, Obj};
+use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, TurnGame};
 use crate::matches::GameKind;
+use crate::solve::solvers::Solvers;
 
 /// A winning move far from the end is a subtler choice than one near it:
 /// each further round of moves (the largest take) halves less of the gap.
@@ -54,10 +56,104 @@ impl Rules {
     }
 }
 
-fn heaps_json(heaps: &Heaps) -> Value {
-    match heaps {
-        Heaps::One(n) => json!({"remaining": n}),
-        Heaps::Several(list) => json!({"heaps": list}),
+/// Ishitori's options, as matches, reviews and the catalog read them: one
+/// heap (`remaining`) or several (`heaps`), the amounts a move may take,
+/// and whether the last taker loses.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remaining: Option<HeapSize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heaps: Option<Vec<HeapSize>>,
+    pub take: Option<Vec<u64>>,
+    pub misere: Option<bool>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            remaining: Some(HeapSize::Whole(DEFAULT_MATCH_REMAINING)),
+            heaps: None,
+            take: Some(DEFAULT_TAKE.to_vec()),
+            misere: Some(DEFAULT_MISERE),
+        }
+    }
+}
+
+impl Options {
+    /// The starting position, or what is wrong with the options.
+    pub fn game(&self) -> Result<Game, String> {
+        let mut remaining = self
+            .remaining
+            .as_ref()
+            .map(|h| h.value("remaining"))
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        let heaps = self
+            .heaps
+            .as_ref()
+            .map(|list| {
+                list.iter()
+                    .enumerate()
+                    .map(|(i, h)| h.value(&format!("heaps[{i}]")))
+                    .collect::<Result<Vec<u64>, HeapSizeError>>()
+            })
+            .transpose()
+            .map_err(|e| e.to_string())?;
+        if remaining.is_none() && heaps.is_none() {
+            remaining = Some(DEFAULT_MATCH_REMAINING);
+        }
+        let setup = Setup {
+            remaining,
+            heaps,
+            take: self.take.clone(),
+            misere: self.misere,
+        };
+        Game::try_from(setup).map_err(|e| e.to_string())
+    }
+}
+
+/// A move: stones to take, from a heap (default the first, 0).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TakeMove {
+    pub take: u64,
+    #[serde(default)]
+    pub heap: Option<u64>,
+}
+
+impl TakeMove {
+    /// The move, if it is legal in `game`.
+    pub fn legal_in(&self, game: &Game) -> Result<Move, String> {
+        let heap = usize::try_from(self.heap.unwrap_or(0)).unwrap_or(usize::MAX);
+        let mv = Move { heap, take: self.take };
+        game.apply(mv).map(|_| mv).map_err(|e| e.to_string())
+    }
+}
+
+/// A match's `state` object: the heaps.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct State {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remaining: Option<HeapSize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    heaps: Option<Vec<HeapSize>>,
+}
+
+impl State {
+    fn of(heaps: &Heaps) -> State {
+        match heaps {
+            Heaps::One(n) => State {
+                remaining: Some(HeapSize::Whole(*n)),
+                heaps: None,
+            },
+            Heaps::Several(list) => State {
+                remaining: None,
+                heaps: Some(list.iter().map(|&n| HeapSize::Whole(n)).collect()),
+            },
+        }
     }
 }
 
@@ -65,42 +161,20 @@ fn limits(ctx: &AiContext) -> SearchLimits {
     ctx.limits.search(GameKind::Ishitori)
 }
 
-/// Reads `remaining` or `heaps` from an object (options or state).
-fn read_heaps(obj: &Obj) -> Result<(Option<u64>, Option<Vec<u64>>), MatchError> {
-    let remaining = obj
-        .get("remaining")
-        .map(|v| heap_size(v, &obj.path("remaining")))
-        .transpose()?;
-    let heaps = obj
-        .array("heaps")?
-        .map(|list| {
-            list.iter()
-                .enumerate()
-                .map(|(i, v)| heap_size(v, &format!("{}[{i}]", obj.path("heaps"))))
-                .collect::<Result<Vec<u64>, MatchError>>()
-        })
-        .transpose()?;
-    Ok((remaining, heaps))
-}
-
-/// A heap size read as the rules read one, with their message.
-fn heap_size(value: &Value, field: &str) -> Result<u64, MatchError> {
-    let size = HeapSize::deserialize(value).map_err(|_| field_error(field, HEAP_SIZE_EXPECTED, value))?;
-    size.value(field).map_err(|e| MatchError::Field {
-        expected: e.expected(),
-        field: e.field,
-    })
-}
-
 fn game_with(rules: &Rules, heaps: Heaps) -> Result<Game, MatchError> {
     Game::new(rules.take.clone(), rules.misere, heaps).map_err(|e| MatchError::Options(e.to_string()))
 }
 
 fn parse_state(rules: &Rules, state: &Value) -> Result<Game, MatchError> {
-    let obj = Obj::new(Some(state), "state", false)?;
-    let heaps = match (read_heaps(&obj)?, &rules.start) {
-        ((Some(n), None), Heaps::One(_)) => Heaps::One(n),
-        ((None, Some(list)), Heaps::Several(start)) if list.len() == start.len() => Heaps::Several(list),
+    let state: State = read::required(state, "state")?;
+    let size = |h: &HeapSize, field: &str| h.value(field).map_err(|e| MatchError::Corrupt(e.to_string()));
+    let heaps = match (&state.remaining, &state.heaps, &rules.start) {
+        (Some(n), None, Heaps::One(_)) => Heaps::One(size(n, "state.remaining")?),
+        (None, Some(list), Heaps::Several(start)) if list.len() == start.len() => Heaps::Several(
+            list.iter()
+                .map(|h| size(h, "state.heaps"))
+                .collect::<Result<Vec<u64>, MatchError>>()?,
+        ),
         _ => return Err(MatchError::Corrupt("state does not fit the options' heaps".to_string())),
     };
     let game = game_with(rules, heaps)?;
@@ -171,7 +245,9 @@ impl ArenaGame for IshitoriMatch {
 
 impl TurnGame for IshitoriMatch {
     type Game = Ishitori;
-    type Options = Rules;
+    type Options = Options;
+    type Rules = Rules;
+    type Move = TakeMove;
     type Position = KeptHeaps;
 
     /// Heaps beyond 2^53 lose digits in JavaScript's numbers: each heap
@@ -180,29 +256,8 @@ impl TurnGame for IshitoriMatch {
         Cow::Owned(with_decimal_twins(stored))
     }
 
-    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Rules, MatchError> {
-        let obj = Obj::new(raw, "options", true)?;
-        obj.only(&["remaining", "heaps", "take", "misere"])?;
-        let (mut remaining, heaps) = read_heaps(&obj)?;
-        if remaining.is_none() && heaps.is_none() {
-            remaining = Some(DEFAULT_MATCH_REMAINING);
-        }
-        let take = obj
-            .array("take")?
-            .map(|list| {
-                list.iter()
-                    .enumerate()
-                    .map(|(i, v)| u64_value(v, &format!("options.take[{i}]")))
-                    .collect::<Result<Vec<u64>, MatchError>>()
-            })
-            .transpose()?;
-        let setup = Setup {
-            remaining,
-            heaps,
-            take,
-            misere: obj.bool("misere")?,
-        };
-        let game = Game::try_from(setup).map_err(|e| MatchError::Options(e.to_string()))?;
+    fn rules(options: Options, _solvers: &Solvers) -> Result<Rules, String> {
+        let game = options.game()?;
         Ok(Rules {
             take: game.take_set().clone(),
             misere: game.is_misere(),
@@ -210,13 +265,14 @@ impl TurnGame for IshitoriMatch {
         })
     }
 
-    fn options_json(rules: &Rules) -> Value {
-        let mut options = heaps_json(&rules.start);
-        if let Value::Object(map) = &mut options {
-            map.insert("take".to_string(), json!(rules.take.amounts()));
-            map.insert("misere".to_string(), json!(rules.misere));
+    fn options(rules: &Rules) -> Options {
+        let State { remaining, heaps } = State::of(&rules.start);
+        Options {
+            remaining,
+            heaps,
+            take: Some(rules.take.amounts().to_vec()),
+            misere: Some(rules.misere),
         }
-        options
     }
 
     /// Refuses starting heaps that are already over, and take sets and
@@ -253,7 +309,7 @@ impl TurnGame for IshitoriMatch {
     /// The heaps; who is who needs no saying, since a stored match always
     /// waits for the person.
     fn state_json(game: &Ishitori, _human: Seat) -> Value {
-        heaps_json(game.position().heaps())
+        json!(State::of(game.position().heaps()))
     }
 
     /// The person, to move, takes seat 0 (the rules are the same for both).
@@ -261,24 +317,15 @@ impl TurnGame for IshitoriMatch {
         Ok((Ishitori::new(parse_state(rules, state)?, 0), 0))
     }
 
-    fn parse_move(game: &Ishitori, mv: &Value) -> Result<Move, MatchError> {
-        let obj = Obj::new(Some(mv), "move", false)?;
-        obj.only(&["take", "heap"])?;
-        let take = u64_value(obj.required("take")?, "move.take")?;
-        let heap = match obj.get("heap") {
-            None => 0,
-            Some(v) => usize::try_from(u64_value(v, "move.heap")?)
-                .map_err(|_| field_error("move.heap", "must be a heap index", v))?,
-        };
-        let mv = Move { heap, take };
-        game.position()
-            .apply(mv)
-            .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        Ok(mv)
+    fn game_move(game: &Ishitori, mv: &TakeMove) -> Result<Move, MatchError> {
+        mv.legal_in(game.position()).map_err(MatchError::IllegalMove)
     }
 
-    fn move_json(_: &Ishitori, mv: Move) -> Value {
-        json!({"take": mv.take, "heap": mv.heap})
+    fn api_move(_: &Ishitori, mv: Move) -> TakeMove {
+        TakeMove {
+            take: mv.take,
+            heap: u64::try_from(mv.heap).ok(),
+        }
     }
 
     /// The solver's move; below the best level also every move's value, by
@@ -328,29 +375,32 @@ fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Mov
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::games::ishitori::HEAP_SIZE_EXPECTED;
 
-    fn heaps_of(value: Value) -> Result<(Option<u64>, Option<Vec<u64>>), MatchError> {
-        read_heaps(&Obj::new(Some(&value), "options", false)?)
+    fn options_error(value: Value) -> String {
+        let options: Options = read::required(&value, "options").unwrap();
+        options.game().unwrap_err()
     }
 
     #[test]
     fn heap_sizes_are_read_as_the_rules_read_them() {
-        let max = json!({"remaining": "18446744073709551615", "heaps": [1, "2"]});
-        assert_eq!(heaps_of(max).unwrap(), (Some(u64::MAX), Some(vec![1, 2])));
-        let negative = heaps_of(json!({"heaps": [1, "2", -3]})).unwrap_err();
+        let max = json!({"remaining": "18446744073709551615", "take": [1]});
+        let options: Options = read::required(&max, "options").unwrap();
+        assert_eq!(options.game().unwrap().heap_sizes(), &[u64::MAX]);
+        let several = json!({"heaps": [1, "2"]});
+        let options: Options = read::required(&several, "options").unwrap();
+        assert_eq!(options.game().unwrap().heap_sizes(), &[1, 2]);
         assert_eq!(
-            negative.to_string(),
-            format!("options.heaps[2] {HEAP_SIZE_EXPECTED} (got -3)")
+            options_error(json!({"heaps": [1, "2", -3]})),
+            format!("heaps[2] {HEAP_SIZE_EXPECTED} (got -3)")
         );
-        let text = heaps_of(json!({"remaining": "12x"})).unwrap_err();
         assert_eq!(
-            text.to_string(),
-            format!("options.remaining {HEAP_SIZE_EXPECTED} (got \"12x\")")
+            options_error(json!({"remaining": "12x"})),
+            format!("remaining {HEAP_SIZE_EXPECTED} (got \"12x\")")
         );
-        let boolean = heaps_of(json!({"remaining": true})).unwrap_err();
         assert_eq!(
-            boolean.to_string(),
-            format!("options.remaining {HEAP_SIZE_EXPECTED} (got true)")
+            options_error(json!({"remaining": true})),
+            format!("remaining {HEAP_SIZE_EXPECTED} (got true)")
         );
     }
 }

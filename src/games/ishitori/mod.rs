@@ -112,13 +112,14 @@ pub const HEAP_SIZE_EXPECTED: &str =
 /// number or string is accepted here, so that [`HeapSize::value`] refuses
 /// the ones that are no heap size with the rules' one message (an
 /// out-of-range value, not a body of the wrong shape).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(untagged)]
 pub enum HeapSize {
     Whole(u64),
     Negative(i64),
     Fraction(f64),
     Text(String),
+    Other(serde_json::Value),
 }
 
 impl HeapSize {
@@ -132,6 +133,12 @@ impl HeapSize {
             },
             HeapSize::Negative(n) => n.to_string(),
             HeapSize::Fraction(x) => x.to_string(),
+            HeapSize::Other(value) => match value {
+                serde_json::Value::Bool(b) => b.to_string(),
+                serde_json::Value::Null => "null".to_string(),
+                serde_json::Value::Array(_) => "an array".to_string(),
+                _ => "an object".to_string(),
+            },
         };
         Err(HeapSizeError {
             field: field.to_string(),

@@ -11,11 +11,11 @@
 //! the periodic solver instead (exact for any heap) and `plies_to_end` is
 //! null; the best moves are then every move that keeps the outcome.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::matches::{Options, TakeMove};
 use super::solve::SubtractionSolver;
-use super::{self as rules, Game, HeapSize, Ishitori, Move, Setup};
+use super::{self as rules, Game, Ishitori, Move};
 use crate::core::outcome::Outcome;
 use crate::review::driver::{self, MoveValue, Valuation, Valuer};
 use crate::review::{outcome_value, Review, ReviewError, Step};
@@ -26,57 +26,9 @@ pub const TABLE_POSITIONS: u64 = 1 << 20;
 /// Positions between two looks at the clock.
 const CHECK_EVERY: usize = 4096;
 
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct Options {
-    pub remaining: Option<HeapSize>,
-    pub heaps: Option<Vec<HeapSize>>,
-    pub take: Option<Vec<u64>>,
-    pub misere: Option<bool>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-pub struct TakeMove {
-    pub take: u64,
-    #[serde(default)]
-    pub heap: Option<u64>,
-}
-
-pub fn start(options: &Options) -> Result<Game, ReviewError> {
-    let options_error = |e: rules::HeapSizeError| ReviewError::Options(e.to_string());
-    let mut remaining = options
-        .remaining
-        .as_ref()
-        .map(|h| h.value("remaining"))
-        .transpose()
-        .map_err(options_error)?;
-    let heaps = options
-        .heaps
-        .as_ref()
-        .map(|list| {
-            list.iter()
-                .enumerate()
-                .map(|(i, h)| h.value(&format!("heaps[{i}]")))
-                .collect::<Result<Vec<u64>, rules::HeapSizeError>>()
-        })
-        .transpose()
-        .map_err(options_error)?;
-    if remaining.is_none() && heaps.is_none() {
-        remaining = Some(rules::DEFAULT_MATCH_REMAINING);
-    }
-    let setup = Setup {
-        remaining,
-        heaps,
-        take: options.take.clone(),
-        misere: options.misere,
-    };
-    Game::try_from(setup).map_err(|e| ReviewError::Options(e.to_string()))
-}
-
 /// The move of a record's `{take, heap}`, if it is legal in `game`.
 fn read(game: &Ishitori, mv: &TakeMove) -> Result<Move, String> {
-    let heap = usize::try_from(mv.heap.unwrap_or(0)).unwrap_or(usize::MAX);
-    let mv = Move { heap, take: mv.take };
-    game.position().apply(mv).map(|_| mv).map_err(|e| e.to_string())
+    mv.legal_in(game.position())
 }
 
 fn replay(
@@ -84,7 +36,7 @@ fn replay(
     steps: &[Step<TakeMove>],
     names: [&str; 2],
 ) -> Result<(Game, Vec<driver::Decision<Ishitori>>), ReviewError> {
-    let first = start(options)?;
+    let first = options.game().map_err(ReviewError::Options)?;
     let decisions = driver::replay(Ishitori::new(first.clone(), 0), steps, names, read)?;
     Ok((first, decisions))
 }

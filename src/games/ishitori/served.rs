@@ -5,13 +5,12 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use serde_json::{json, Value};
-
 use super::api::{self, MoveRequest, MoveResponse};
-use super::review::{self as take_review, Options, TakeMove};
+use super::matches::{Options, TakeMove};
+use super::review as take_review;
 use super::solve::SubtractionSolver;
 use crate::arena::strategy::names;
-use crate::catalog::{integer, other, GameEntry};
+use crate::catalog::{default_of, integer, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::GameKind;
@@ -45,26 +44,26 @@ impl ServedGame for IshitoriGame {
             options: vec![
                 integer(
                     "remaining",
-                    json!(21),
+                    default_of::<Options>("remaining"),
                     (1, u64::MAX),
                     "One heap's size (or give heaps); a decimal string is accepted too.",
                 ),
                 other(
                     "heaps",
                     "array",
-                    Value::Null,
+                    default_of::<Options>("heaps"),
                     "Several heap sizes instead of remaining.",
                 ),
                 other(
                     "take",
                     "array",
-                    json!([1, 2, 3]),
+                    default_of::<Options>("take"),
                     "The amounts a move may take (distinct positive integers).",
                 ),
                 other(
                     "misere",
                     "boolean",
-                    json!(true),
+                    default_of::<Options>("misere"),
                     "true: whoever takes the last stone loses.",
                 ),
             ],

@@ -8,6 +8,7 @@
 use std::time::Duration;
 
 use rand::{Rng, RngCore};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arena::games::{ArenaGame, Player as ArenaPlayer};
@@ -16,10 +17,11 @@ use crate::arena::strategy::Strategy;
 use crate::arena::ArenaError;
 use crate::core::game::{GameOutcome, Seat};
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores, Winner};
-use crate::matches::json::{int_value, strings, Obj};
 use crate::matches::levels;
+use crate::matches::read;
 use crate::matches::turns::{NoPosition, TurnGame};
 use crate::matches::GameKind;
+use crate::solve::solvers::Solvers;
 
 use super::solve::best_placements;
 use super::strategies::{greedy_placements, greedy_value};
@@ -40,8 +42,50 @@ fn player_name(p: Player) -> &'static str {
     }
 }
 
-fn coord_json(at: Coord) -> Value {
-    json!({"row": at.row(), "col": at.col()})
+/// Nine Square has no options.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NoOptions {}
+
+/// A mark's cell, row and column from 0 (the format of `legal_moves`).
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cell {
+    pub row: i64,
+    pub col: i64,
+}
+
+impl Cell {
+    fn of(at: Coord) -> Cell {
+        let int = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        Cell {
+            row: int(at.row()),
+            col: int(at.col()),
+        }
+    }
+}
+
+/// The person's turn: the marks their roll places.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Placements {
+    placements: Vec<Cell>,
+}
+
+/// A match's `state` object.
+#[derive(Serialize, Deserialize)]
+struct State {
+    board: Vec<String>,
+    human_plays: String,
+    dice: Option<i64>,
+    score: Score,
+}
+
+#[derive(Serialize, Deserialize)]
+#[allow(non_snake_case)]
+struct Score {
+    X: i64,
+    O: i64,
 }
 
 /// The turn in progress as a position the search and the seed's
@@ -88,26 +132,6 @@ pub(crate) fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, r
     marks
 }
 
-fn parse_placements(mv: &Value) -> Result<Vec<(i64, i64)>, MatchError> {
-    let obj = Obj::new(Some(mv), "move", false)?;
-    obj.only(&["placements"])?;
-    let list = obj.array("placements")?.ok_or_else(|| MatchError::Field {
-        field: "move.placements".to_string(),
-        expected: "is required".to_string(),
-    })?;
-    list.iter()
-        .enumerate()
-        .map(|(i, item)| {
-            let path = format!("move.placements[{i}]");
-            let cell = Obj::new(Some(item), &path, false)?;
-            cell.only(&["row", "col"])?;
-            let row = int_value(cell.required("row")?, &cell.path("row"))?;
-            let col = int_value(cell.required("col")?, &cell.path("col"))?;
-            Ok((row, col))
-        })
-        .collect()
-}
-
 impl ArenaGame for NineSquareMatch {
     const OWN_NAMES: &'static [&'static str] = &["greedy"];
 
@@ -115,11 +139,7 @@ impl ArenaGame for NineSquareMatch {
         (name == "greedy").then_some(Strategy::Greedy)
     }
 
-    fn own_player(
-        strategy: Strategy,
-        _: &Self::Options,
-        _: &AiContext,
-    ) -> Result<Option<ArenaPlayer<Self>>, ArenaError> {
+    fn own_player(strategy: Strategy, _: &Self::Rules, _: &AiContext) -> Result<Option<ArenaPlayer<Self>>, ArenaError> {
         Ok((strategy == Strategy::Greedy).then(|| Box::new(Greedy) as ArenaPlayer<Self>))
     }
 }
@@ -141,7 +161,9 @@ impl Chooser<Game> for Greedy {
 
 impl TurnGame for NineSquareMatch {
     type Game = Game;
-    type Options = ();
+    type Options = NoOptions;
+    type Rules = ();
+    type Move = Cell;
     type Position = NoPosition;
     /// Per turn (all its marks).
     const MOVE_BUDGET: MoveBudget = MoveBudget {
@@ -150,13 +172,12 @@ impl TurnGame for NineSquareMatch {
     };
     const KEEPS_SCORE: bool = true;
 
-    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<(), MatchError> {
-        let obj = Obj::new(raw, "options", true)?;
-        obj.only(&[])
+    fn rules(_: NoOptions, _solvers: &Solvers) -> Result<(), String> {
+        Ok(())
     }
 
-    fn options_json(_: &()) -> Value {
-        json!({})
+    fn options(_: &()) -> NoOptions {
+        NoOptions {}
     }
 
     fn opening(_: &()) -> Result<Game, MatchError> {
@@ -166,28 +187,30 @@ impl TurnGame for NineSquareMatch {
     /// `dice` is the roll the person places for (null once the grid is full).
     fn state_json(game: &Game, human: Seat) -> Value {
         let score = game.board().score();
-        json!({
-            "board": game.board().rows(),
-            "human_plays": player_name(Player::of_seat(human)),
-            "dice": (!game.is_over()).then_some(game.rolled()),
-            "score": {"X": score.x, "O": score.o},
+        json!(State {
+            board: game.board().rows(),
+            human_plays: player_name(Player::of_seat(human)).to_string(),
+            dice: (!game.is_over()).then_some(i64::from(game.rolled())),
+            score: Score {
+                X: i64::from(score.x),
+                O: i64::from(score.o),
+            },
         })
     }
 
     fn parse_state(_: &(), state: &Value) -> Result<(Game, Seat), MatchError> {
-        let obj = Obj::new(Some(state), "state", false)?;
-        let rows = strings(obj.required("board")?, "state.board")?;
-        let human = obj.str("human_plays")?.unwrap_or("");
-        let dice = obj.int("dice")?.unwrap_or(0);
-        let position = Position::parse(&rows, human, dice).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        let state: State = read::required(state, "state")?;
+        let position = Position::parse(&state.board, &state.human_plays, state.dice.unwrap_or(0))
+            .map_err(|e| MatchError::Corrupt(e.to_string()))?;
         Ok((Game::from_position(&position), position.player().seat()))
     }
 
-    /// One mark, `{"row", "col"}` (the format of `legal_moves`).
-    fn parse_move(game: &Game, mv: &Value) -> Result<NineSquareMove, MatchError> {
-        let obj = Obj::new(Some(mv), "move", false)?;
-        obj.only(&["row", "col"])?;
-        let at = Coord::new(obj.index("row")?, obj.index("col")?)
+    /// One mark (the format of `legal_moves`).
+    fn game_move(game: &Game, mv: &Cell) -> Result<NineSquareMove, MatchError> {
+        let at = usize::try_from(mv.row)
+            .ok()
+            .zip(usize::try_from(mv.col).ok())
+            .and_then(|(row, col)| Coord::new(row, col))
             .ok_or_else(|| MatchError::IllegalMove("the cell is off the 9 x 9 grid".to_string()))?;
         if game.board().get(at).is_some() {
             return Err(MatchError::IllegalMove(format!(
@@ -199,10 +222,12 @@ impl TurnGame for NineSquareMatch {
         Ok(NineSquareMove::Place(at))
     }
 
-    fn move_json(_game: &Game, mv: NineSquareMove) -> Value {
+    /// A roll has no move of a person's: it is shown as the history shows
+    /// it, in a dice entry.
+    fn api_move(_game: &Game, mv: NineSquareMove) -> Cell {
         match mv {
-            NineSquareMove::Place(at) => coord_json(at),
-            NineSquareMove::Roll(face) => json!({ "roll": face }),
+            NineSquareMove::Place(at) => Cell::of(at),
+            NineSquareMove::Roll(_) => Cell { row: -1, col: -1 },
         }
     }
 
@@ -210,27 +235,18 @@ impl TurnGame for NineSquareMatch {
     fn parse_turn(game: &Game, mv: &Value) -> Result<Vec<NineSquareMove>, MatchError> {
         let position =
             position_of(game).ok_or_else(|| MatchError::Corrupt("state: no placement is due".to_string()))?;
-        let placements = parse_placements(mv)?;
+        let turn: Placements = read::required(mv, "move")?;
+        let placements: Vec<(i64, i64)> = turn.placements.iter().map(|c| (c.row, c.col)).collect();
         // The rules' own messages: the count, a repeated cell, a taken one.
         position
             .apply(&placements)
             .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        placements
-            .iter()
-            .map(|&(row, col)| {
-                let at = usize::try_from(row)
-                    .ok()
-                    .zip(usize::try_from(col).ok())
-                    .and_then(|(row, col)| Coord::new(row, col))
-                    .ok_or_else(|| MatchError::Internal(format!("({row}, {col}) was placed but is off the grid")))?;
-                Ok(NineSquareMove::Place(at))
-            })
-            .collect()
+        turn.placements.iter().map(|cell| Self::game_move(game, cell)).collect()
     }
 
     fn turn_json(game: &Game, moves: &[NineSquareMove]) -> Value {
-        let list: Vec<Value> = moves.iter().map(|&mv| Self::move_json(game, mv)).collect();
-        json!({ "placements": list })
+        let placements = moves.iter().map(|&mv| Self::api_move(game, mv)).collect();
+        json!(Placements { placements })
     }
 
     fn ai_turn(

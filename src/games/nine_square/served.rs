@@ -6,6 +6,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::api::{self, MoveRequest, MoveResponse};
+use super::matches::NoOptions;
 use super::review::{self as turn_review, Turn};
 use crate::arena::strategy::names;
 use crate::catalog::GameEntry;
@@ -20,10 +21,6 @@ use crate::solve::run::{run_search, SearchBudget, SharedDeadline};
 use crate::store::StoredMatch;
 
 pub struct NineSquareGame;
-
-/// Nine Square has no options.
-#[derive(Default, Deserialize)]
-pub struct NoOptions {}
 
 impl ServedGame for NineSquareGame {
     const ID: &'static str = "nine-square";

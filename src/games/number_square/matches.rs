@@ -5,6 +5,7 @@
 use std::time::Duration;
 
 use rand::RngCore;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arena::games::{ArenaGame, Player};
@@ -14,9 +15,10 @@ use crate::arena::ArenaError;
 use crate::core::game::Game;
 use crate::core::game::{GameOutcome, Seat};
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores, Winner};
-use crate::matches::json::{field_error, int_value, Obj};
+use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::matches::GameKind;
+use crate::solve::solvers::Solvers;
 
 use super::solve::NumberSquareSolver;
 use super::strategies::lookahead2;
@@ -39,36 +41,88 @@ pub(crate) enum Deal {
     Given(Board),
 }
 
-fn board_rows(value: &Value, field: &str) -> Result<Vec<Vec<Option<i64>>>, MatchError> {
-    let rows = value
-        .as_array()
-        .ok_or_else(|| field_error(field, "must be an array of rows of integers", value))?;
-    rows.iter()
-        .enumerate()
-        .map(|(r, row)| {
-            let cells = row
-                .as_array()
-                .ok_or_else(|| field_error(&format!("{field}[{r}]"), "must be an array of integers", row))?;
-            cells
-                .iter()
-                .enumerate()
-                .map(|(c, v)| match v {
-                    Value::Null => Ok(None),
-                    other => int_value(other, &format!("{field}[{r}][{c}]")).map(Some),
-                })
-                .collect()
-        })
-        .collect()
+/// Number Square's options, as matches, reviews and the catalog read them:
+/// a board dealt at random of a size, or a given board.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub size: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub board: Option<Vec<Vec<Option<i64>>>>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            size: Some(DEFAULT_SIZE as i64),
+            board: None,
+        }
+    }
+}
+
+impl Options {
+    fn deal(&self) -> Result<Deal, String> {
+        match &self.board {
+            Some(rows) => {
+                let parsed = Board::from_rows(rows).map_err(|e| format!("board: {e}"))?;
+                if let Some(size) = self.size.filter(|&s| usize::try_from(s).ok() != Some(parsed.size())) {
+                    return Err(format!(
+                        "size {size} does not match the {n} x {n} board; give one or the other",
+                        n = parsed.size()
+                    ));
+                }
+                Ok(Deal::Given(parsed))
+            }
+            None => {
+                let size = self.size.unwrap_or(DEFAULT_SIZE as i64);
+                usize::try_from(size)
+                    .ok()
+                    .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
+                    .map(Deal::Shuffled)
+                    .ok_or_else(|| format!("size must be an integer from {MIN_SIZE} to {MAX_SIZE} (got {size})"))
+            }
+        }
+    }
+}
+
+/// A move: the tile's row and column, from 0.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TileMove {
+    pub row: i64,
+    pub col: i64,
+}
+
+impl TileMove {
+    /// The tile, if its row and column can be on a board.
+    pub fn tile(&self) -> Result<Tile, String> {
+        match (usize::try_from(self.row), usize::try_from(self.col)) {
+            (Ok(row), Ok(col)) => Ok(Tile::new(row, col)),
+            _ => Err(format!(
+                "row {}, column {} is off the board; rows and columns count from 0",
+                self.row, self.col
+            )),
+        }
+    }
+}
+
+/// A match's `state` object.
+#[derive(Serialize, Deserialize)]
+struct State {
+    board: Vec<Vec<Option<i64>>>,
+    scores: StateScores,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StateScores {
+    human: i64,
+    ai: i64,
 }
 
 /// A move's value on the levels' scale from its margin for the mover.
 fn margin_value(margin: i64, board: &Board) -> f64 {
     let scale = MARGIN_SCALE_TILES * board.largest_value().max(1) as f64;
     0.5 + 0.5 * (margin as f64 / scale).tanh()
-}
-
-fn tile_json(tile: Tile) -> Value {
-    json!({"row": tile.row, "col": tile.col})
 }
 
 impl ArenaGame for NumberSquareMatch {
@@ -78,7 +132,7 @@ impl ArenaGame for NumberSquareMatch {
         (name == "lookahead2").then_some(Strategy::Lookahead2)
     }
 
-    fn own_player(strategy: Strategy, _: &Self::Options, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
+    fn own_player(strategy: Strategy, _: &Self::Rules, _: &AiContext) -> Result<Option<Player<Self>>, ArenaError> {
         Ok((strategy == Strategy::Lookahead2).then(|| Box::new(Lookahead2) as Player<Self>))
     }
 }
@@ -100,7 +154,9 @@ impl Chooser<NumberSquare> for Lookahead2 {
 
 impl TurnGame for NumberSquareMatch {
     type Game = NumberSquare;
-    type Options = Deal;
+    type Options = Options;
+    type Rules = Deal;
+    type Move = TileMove;
     type Position = NoPosition;
     /// Exact on small boards.
     const MOVE_BUDGET: MoveBudget = MoveBudget {
@@ -109,37 +165,20 @@ impl TurnGame for NumberSquareMatch {
     };
     const KEEPS_SCORE: bool = true;
 
-    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Deal, MatchError> {
-        let obj = Obj::new(raw, "options", true)?;
-        obj.only(&["size", "board"])?;
-        let size = obj.int("size")?;
-        match obj.get("board").filter(|b| !b.is_null()) {
-            Some(board) => {
-                let rows = board_rows(board, "options.board")?;
-                let parsed = Board::from_rows(&rows).map_err(|e| MatchError::Options(format!("board: {e}")))?;
-                if size.is_some_and(|s| usize::try_from(s).ok() != Some(parsed.size())) {
-                    return Err(MatchError::Options(format!(
-                        "size {} does not match the {n} x {n} board; give one or the other",
-                        size.unwrap_or_default(),
-                        n = parsed.size()
-                    )));
-                }
-                Ok(Deal::Given(parsed))
-            }
-            None => {
-                let size = size.unwrap_or(DEFAULT_SIZE as i64);
-                usize::try_from(size)
-                    .ok()
-                    .filter(|s| (MIN_SIZE..=MAX_SIZE).contains(s))
-                    .map(Deal::Shuffled)
-                    .ok_or_else(|| {
-                        field_error(
-                            "options.size",
-                            format!("must be an integer from {MIN_SIZE} to {MAX_SIZE}"),
-                            &json!(size),
-                        )
-                    })
-            }
+    fn rules(options: Options, _solvers: &Solvers) -> Result<Deal, String> {
+        options.deal()
+    }
+
+    fn options(deal: &Deal) -> Options {
+        match deal {
+            Deal::Shuffled(size) => Options {
+                size: i64::try_from(*size).ok(),
+                board: None,
+            },
+            Deal::Given(board) => Options {
+                size: i64::try_from(board.size()).ok(),
+                board: Some(board.rows()),
+            },
         }
     }
 
@@ -156,13 +195,6 @@ impl TurnGame for NumberSquareMatch {
         }
     }
 
-    fn options_json(deal: &Deal) -> Value {
-        match deal {
-            Deal::Shuffled(size) => json!({"size": size}),
-            Deal::Given(board) => json!({"size": board.size(), "board": board.rows()}),
-        }
-    }
-
     fn opening(deal: &Deal) -> Result<NumberSquare, MatchError> {
         match deal {
             Deal::Given(board) => Ok(NumberSquare::new(board.clone(), [0, 0], 0)),
@@ -171,36 +203,37 @@ impl TurnGame for NumberSquareMatch {
     }
 
     fn state_json(game: &NumberSquare, human: Seat) -> Value {
-        json!({
-            "board": game.board().rows(),
-            "scores": {"human": game.score(human), "ai": game.score(1 - human)},
+        json!(State {
+            board: game.board().rows(),
+            scores: StateScores {
+                human: game.score(human),
+                ai: game.score(1 - human),
+            },
         })
     }
 
     /// A match in progress waits for the person, so the person is the
     /// mover; which seat they had at the start does not matter to the rules.
     fn parse_state(_deal: &Deal, state: &Value) -> Result<(NumberSquare, Seat), MatchError> {
-        let obj = Obj::new(Some(state), "state", false)?;
-        let rows = board_rows(obj.required("board")?, "state.board")?;
-        let board = Board::from_rows(&rows).map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        let scores = Obj::new(obj.get("scores"), "state.scores", false)?;
-        let human = scores.int("human")?.unwrap_or(0);
-        let ai = scores.int("ai")?.unwrap_or(0);
-        Ok((NumberSquare::new(board, [human, ai], 0), 0))
+        let state: State = read::required(state, "state")?;
+        let board = Board::from_rows(&state.board).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        Ok((NumberSquare::new(board, [state.scores.human, state.scores.ai], 0), 0))
     }
 
-    fn parse_move(game: &NumberSquare, mv: &Value) -> Result<Tile, MatchError> {
-        let obj = Obj::new(Some(mv), "move", false)?;
-        obj.only(&["row", "col"])?;
-        let tile = Tile::new(obj.index("row")?, obj.index("col")?);
+    fn game_move(game: &NumberSquare, mv: &TileMove) -> Result<Tile, MatchError> {
+        let tile = mv.tile().map_err(MatchError::IllegalMove)?;
         game.board()
             .play(tile)
             .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
         Ok(tile)
     }
 
-    fn move_json(_game: &NumberSquare, tile: Tile) -> Value {
-        tile_json(tile)
+    fn api_move(_game: &NumberSquare, tile: Tile) -> TileMove {
+        let int = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        TileMove {
+            row: int(tile.row),
+            col: int(tile.col),
+        }
     }
 
     fn ai_turn(

@@ -11,9 +11,9 @@
 //! still on the board: a lead of two big tiles is nearly a sure win, and
 //! late in a game of small tiles a few points decide it.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::matches::{Options, TileMove};
 use super::solve::{Analysis, MoveBound, NumberSquareSolver};
 use super::{Board, Tile};
 use crate::core::game::Seat;
@@ -26,18 +26,6 @@ use crate::solve::limits::SearchLimits;
 /// The scale of the points is this many times the largest tile left (the
 /// same measure of a big lead as the match AI's levels use).
 pub const SCALE_TILES: f64 = 2.0;
-
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct Options {
-    pub size: Option<i64>,
-    pub board: Option<Vec<Vec<Option<i64>>>>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-pub struct TileMove {
-    pub row: i64,
-    pub col: i64,
-}
 
 /// A position of the record: the board before the move, the mover's seat
 /// and lead so far, and the tile taken.
@@ -71,16 +59,7 @@ fn replay(options: &Options, steps: &[Step<TileMove>], names: [&str; 2]) -> Resu
         // The players take turns: the first player takes every other tile.
         let seat = i % 2;
         check_seat(i, step.seat, seat, names)?;
-        let (Ok(row), Ok(col)) = (usize::try_from(step.mv.row), usize::try_from(step.mv.col)) else {
-            return Err(ReviewError::at(
-                i,
-                format!(
-                    "row {}, column {} is off the board; rows and columns count from 0",
-                    step.mv.row, step.mv.col
-                ),
-            ));
-        };
-        let tile = Tile::new(row, col);
+        let tile = step.mv.tile().map_err(|e| ReviewError::at(i, e))?;
         let played = board.play(tile).map_err(|e| ReviewError::at(i, e.to_string()))?;
         out.push(Position {
             board,

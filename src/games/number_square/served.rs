@@ -4,14 +4,14 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use serde_json::{json, Value};
 
 use super::api::{self, MoveRequest, MoveResponse};
-use super::review::{self as tile_review, Options, TileMove};
+use super::matches::{Options, TileMove};
+use super::review as tile_review;
 use super::solve::NumberSquareSolver;
 use super::{MAX_SIZE, MIN_SIZE};
 use crate::arena::strategy::names;
-use crate::catalog::{integer, other, GameEntry};
+use crate::catalog::{default_of, integer, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::GameKind;
@@ -44,8 +44,10 @@ impl ServedGame for NumberSquareGame {
             solved_by: "exact within max_ms (from the first move on 4x4), else the best found at the depth reached",
             endpoints: endpoints::<Self>(),
             options: vec![
-                integer("size", json!(8), (MIN_SIZE as u64, MAX_SIZE as u64), "Side of the board dealt 1..size^2 shuffled."),
-                other("board", "array", Value::Null, "A given N x N board of integers instead of a dealt one."),
+                integer(
+                    "size",
+                    default_of::<Options>("size"), (MIN_SIZE as u64, MAX_SIZE as u64), "Side of the board dealt 1..size^2 shuffled."),
+                other("board", "array", default_of::<Options>("board"), "A given N x N board of integers instead of a dealt one."),
             ],
             strategies: names(GameKind::NumberSquare),
             available: true,

@@ -7,6 +7,7 @@
 use std::time::Duration;
 
 use rand::RngCore;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::analyse::OthelloEngine;
@@ -21,22 +22,49 @@ use crate::arena::strategy::Strategy;
 use crate::arena::ArenaError;
 use crate::core::game::{GameOutcome, Seat};
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores, Winner};
-use crate::matches::json::{int_value, strings, Obj};
+use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::matches::GameKind;
+use crate::solve::solvers::Solvers;
 
 pub(crate) struct OthelloMatch;
 
-fn size_of(side: i64) -> Result<Size, MatchError> {
-    u32::try_from(side)
-        .ok()
-        .and_then(Size::from_side)
-        .ok_or_else(|| MatchError::Options(format!("size = {side}; expected 4, 6 or 8")))
+/// Othello's options, as matches, reviews and the catalog read them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub size: Option<i64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { size: Some(8) }
+    }
+}
+
+impl Options {
+    pub fn size(&self) -> Result<Size, String> {
+        let side = self.size.unwrap_or(8);
+        u32::try_from(side)
+            .ok()
+            .and_then(Size::from_side)
+            .ok_or_else(|| format!("size = {side}; expected 4, 6 or 8"))
+    }
+}
+
+/// A match's `state` object.
+#[derive(Serialize, Deserialize)]
+struct State {
+    board: Vec<String>,
+    to_move: Option<String>,
+    human_plays: String,
 }
 
 impl TurnGame for OthelloMatch {
     type Game = Othello;
-    type Options = Size;
+    type Options = Options;
+    type Rules = Size;
+    type Move = OthelloMove;
     type Position = NoPosition;
     /// Disc counts: the result carries the final scores.
     const KEEPS_SCORE: bool = true;
@@ -45,17 +73,14 @@ impl TurnGame for OthelloMatch {
         nodes: 2_000_000,
     };
 
-    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Size, MatchError> {
-        let obj = Obj::new(raw, "options", true)?;
-        obj.only(&["size"])?;
-        match obj.get("size") {
-            None | Some(Value::Null) => Ok(Size::Eight),
-            Some(raw) => size_of(int_value(raw, "options.size")?),
-        }
+    fn rules(options: Options, _solvers: &Solvers) -> Result<Size, String> {
+        options.size()
     }
 
-    fn options_json(size: &Size) -> Value {
-        json!({"size": size.side()})
+    fn options(size: &Size) -> Options {
+        Options {
+            size: Some(i64::from(size.side())),
+        }
     }
 
     fn opening(size: &Size) -> Result<Othello, MatchError> {
@@ -63,42 +88,39 @@ impl TurnGame for OthelloMatch {
     }
 
     fn state_json(game: &Othello, human: Seat) -> Value {
-        json!({
-            "board": game.rows(),
-            "to_move": symbol(game.to_move()).to_string(),
-            "human_plays": symbol(human).to_string(),
+        json!(State {
+            board: game.rows(),
+            to_move: Some(symbol(game.to_move()).to_string()),
+            human_plays: symbol(human).to_string(),
         })
     }
 
     fn parse_state(size: &Size, state: &Value) -> Result<(Othello, Seat), MatchError> {
-        let obj = Obj::new(Some(state), "state", false)?;
-        let rows = strings(obj.required("board")?, "state.board")?;
-        let human = match obj.str("human_plays")? {
-            Some("X") => BLACK,
-            Some("O") => 1 - BLACK,
+        let state: State = read::required(state, "state")?;
+        let human = match state.human_plays.as_str() {
+            "X" => BLACK,
+            "O" => 1 - BLACK,
             _ => {
                 return Err(MatchError::Corrupt(
                     "state.human_plays must be \"X\" or \"O\"".to_string(),
                 ))
             }
         };
-        let game = parse_position(Some(i64::from(size.side())), &rows, obj.str("to_move")?)
+        let game = parse_position(Some(i64::from(size.side())), &state.board, state.to_move.as_deref())
             .map_err(|e| MatchError::Corrupt(e.to_string()))?;
         Ok((game, human))
     }
 
-    fn parse_move(game: &Othello, mv: &Value) -> Result<OthelloMove, MatchError> {
-        let obj = Obj::new(Some(mv), "move", false)?;
-        obj.only(&["square", "pass"])?;
-        let mv: OthelloMove =
-            serde_json::from_value(mv.clone()).map_err(|e| MatchError::IllegalMove(format!("move: {e}")))?;
+    fn game_move(game: &Othello, mv: &OthelloMove) -> Result<OthelloMove, MatchError> {
         let mut after = *game;
-        after.try_play(mv).map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        Ok(mv)
+        after
+            .try_play(*mv)
+            .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
+        Ok(*mv)
     }
 
-    fn move_json(_game: &Othello, mv: OthelloMove) -> Value {
-        serde_json::to_value(mv).unwrap_or(Value::Null)
+    fn api_move(_game: &Othello, mv: OthelloMove) -> OthelloMove {
+        mv
     }
 
     fn forced_move(game: &Othello) -> Option<OthelloMove> {

@@ -4,12 +4,11 @@
 //! engine proved it (the endgame), else the search's estimate with
 //! `exact: false`.
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::analyse::OthelloEngine;
 use super::board::Othello;
-use super::geometry::Size;
+use super::matches::Options;
 use super::square::OthelloMove;
 use crate::core::outcome::Outcome;
 use crate::review::driver::{self, MoveValue, Valuation, Valuer};
@@ -19,20 +18,6 @@ use crate::solve::limits::SearchLimits;
 /// Disc differences this far apart are about a likely win from a likely
 /// loss: the scale on which an estimate becomes points.
 const DISCS_PER_UNIT: f64 = 4.0;
-
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct Options {
-    pub size: Option<i64>,
-}
-
-pub fn start(options: &Options) -> Result<Othello, ReviewError> {
-    let side = options.size.unwrap_or(8);
-    let size = u32::try_from(side)
-        .ok()
-        .and_then(Size::from_side)
-        .ok_or_else(|| ReviewError::Options(format!("size = {side}; expected 4, 6 or 8")))?;
-    Ok(Othello::new(size))
-}
 
 /// A move's value: its score (exact when `solved`, else an estimate).
 pub(crate) struct SquareValue {
@@ -138,6 +123,11 @@ pub fn review(
         let mut after = *game;
         after.try_play(*mv).map(|()| *mv).map_err(|e| e.to_string())
     };
-    let decisions = driver::replay(start(options)?, steps, names, read)?;
+    let decisions = driver::replay(
+        Othello::new(options.size().map_err(ReviewError::Options)?),
+        steps,
+        names,
+        read,
+    )?;
     driver::review("othello", &decisions, names, engine, limits, give_up_inexact)
 }

@@ -4,14 +4,14 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use serde_json::json;
 
 use super::analyse::OthelloEngine;
 use super::api::{self, MoveRequest, MoveResponse};
-use super::review::{self as square_review, Options};
+use super::matches::Options;
+use super::review as square_review;
 use super::square::OthelloMove;
 use crate::arena::strategy::names;
-use crate::catalog::{integer, GameEntry};
+use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::GameKind;
@@ -43,7 +43,7 @@ impl ServedGame for OthelloGame {
             chance: false,
             solved_by: "exact in the endgame within max_ms (final disc difference, empties to the winner), else a midgame search's estimate marked solved: false",
             endpoints: endpoints::<Self>(),
-            options: vec![integer("size", json!(8), (4, 8), "Side of the board: 4, 6 or 8.")],
+            options: vec![integer("size", default_of::<Options>("size"), (4, 8), "Side of the board: 4, 6 or 8.")],
             strategies: names(GameKind::Othello),
             available: true,
         }

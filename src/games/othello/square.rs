@@ -83,6 +83,7 @@ pub enum OthelloMove {
 
 /// The JSON shape: exactly one of `square` or `pass: true`.
 #[derive(serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 struct MoveRepr {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     square: Option<Square>,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::solve::{ActionRange, PigTable};
 use super::tables::cache::TableWorkerError;
 use super::tables::shared_tables;
-use super::{Action, PigError, PigRules, PigState, Variant};
+use super::{rules_of, Action, PigError, PigRules, PigState};
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::memo::BoundedMemo;
@@ -26,44 +26,6 @@ impl From<TableWorkerError> for Problem {
     fn from(e: TableWorkerError) -> Self {
         Self::internal(&e)
     }
-}
-
-fn default_goal() -> i64 {
-    100
-}
-fn default_die_sides() -> i64 {
-    6
-}
-fn default_variant() -> String {
-    "standard".into()
-}
-
-#[derive(Deserialize)]
-pub struct RulesParams {
-    #[serde(default = "default_goal")]
-    goal: i64,
-    #[serde(default = "default_die_sides")]
-    die_sides: i64,
-    #[serde(default = "default_variant")]
-    variant: String,
-}
-
-impl RulesParams {
-    pub fn validate(&self, state: &Services) -> Result<PigRules, Problem> {
-        rules(self.goal, self.die_sides, &self.variant, state)
-    }
-}
-
-/// The variant is read before the numbers, so a request wrong in both is
-/// told about the variant.
-fn rules(goal: i64, die_sides: i64, variant: &str, state: &Services) -> Result<PigRules, Problem> {
-    let variant: Variant = variant.parse()?;
-    Ok(PigRules::new(
-        goal,
-        die_sides,
-        variant,
-        state.config.games.pig.max_goal,
-    )?)
 }
 
 #[derive(Deserialize)]
@@ -316,12 +278,11 @@ fn probability(buffer: &mut ryu::Buffer, value: f64) -> &[u8] {
 
 /// The answer to a decision request, for the route and for a batch.
 pub async fn decide(state: &Services, request: DecisionRequest) -> Result<DecisionResponse, Problem> {
-    // The default variant borrowed, not a `String` made per request.
-    let rules = rules(
-        request.goal.unwrap_or_else(default_goal),
-        request.die_sides.unwrap_or_else(default_die_sides),
-        request.variant.as_deref().unwrap_or(Variant::Standard.as_str()),
-        state,
+    let rules = rules_of(
+        request.goal,
+        request.die_sides,
+        request.variant.as_deref(),
+        state.config.games.pig.max_goal,
     )?;
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
     // A default table is read in place, without the cache's lock or an
@@ -446,6 +407,7 @@ pub async fn policy_body(services: &Services, rules: PigRules) -> Result<Bytes, 
 mod tests {
     use super::*;
     use crate::games::pig::solve::solve;
+    use crate::games::pig::Variant;
 
     /// The hand-written answer is exactly serde_json's, for every state of
     /// small tables of both variants and for odd values (a missing

@@ -4,16 +4,18 @@
 //! `turn_total` is the person's (in progress it is always their turn).
 
 use rand::{Rng, RngCore};
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::tables::shared_tables;
 use crate::core::game::{Game, GameOutcome, Seat};
 use crate::games::pig::solve::PigTable;
-use crate::games::pig::{Action, PigGame, PigMove, PigRules, Variant, MAX_TURN_TOTAL};
+use crate::games::pig::{Action, Options, PigGame, PigMove, PigRules, MAX_TURN_TOTAL};
 
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Scores, Winner};
-use crate::matches::json::{field_error, Obj};
+use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, TurnGame};
+use crate::solve::solvers::Solvers;
 
 /// Win probabilities differ little between sensible choices, so for the
 /// levels they count this many times over: a decision that costs 5% of the
@@ -21,6 +23,28 @@ use crate::matches::turns::{Candidate, Choice, TurnGame};
 const PIG_VALUE_SCALE: f64 = 20.0;
 
 pub(crate) struct PigMatch;
+
+/// A move: roll or hold.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionMove {
+    pub action: Action,
+}
+
+/// A match's `state` object: the person's turn total (in progress it is
+/// always their turn).
+#[derive(Serialize, Deserialize)]
+struct State {
+    scores: StateScores,
+    turn_total: u32,
+    last_roll: Option<u32>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct StateScores {
+    human: u32,
+    ai: u32,
+}
 
 /// What a match's record keeps: a person may hold at 0 for ever, so the
 /// scores and the turn, not the moves that led to them.
@@ -41,30 +65,20 @@ pub(crate) fn level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2]
 
 impl TurnGame for PigMatch {
     type Game = PigGame;
-    type Options = PigRules;
+    type Options = Options;
+    type Rules = PigRules;
+    type Move = ActionMove;
     type Position = KeptScores;
     const KEEPS_SCORE: bool = true;
 
-    fn parse_options(raw: Option<&Value>, ctx: &AiContext) -> Result<PigRules, MatchError> {
-        let obj = Obj::new(raw, "options", true)?;
-        obj.only(&["goal", "die_sides", "variant"])?;
-        let goal = obj.int("goal")?.unwrap_or(100);
-        let die_sides = obj.int("die_sides")?.unwrap_or(6);
-        let variant: Variant = obj
-            .str("variant")?
-            .unwrap_or("standard")
-            .parse()
-            .map_err(|e| MatchError::Options(format!("{e}")))?;
-        PigRules::new(goal, die_sides, variant, shared_tables(ctx.solvers).max_goal())
-            .map_err(|e| MatchError::Options(e.to_string()))
+    fn rules(options: Options, solvers: &Solvers) -> Result<PigRules, String> {
+        options
+            .rules(shared_tables(solvers).max_goal())
+            .map_err(|e| e.to_string())
     }
 
-    fn options_json(rules: &PigRules) -> Value {
-        json!({
-            "goal": rules.goal(),
-            "die_sides": rules.die_sides(),
-            "variant": rules.variant().as_str(),
-        })
+    fn options(rules: &PigRules) -> Options {
+        Options::of(rules)
     }
 
     fn position(game: &PigGame) -> Option<KeptScores> {
@@ -101,25 +115,20 @@ impl TurnGame for PigMatch {
     }
 
     fn state_json(game: &PigGame, human: Seat) -> Value {
-        json!({
-            "scores": {"human": game.score(human), "ai": game.score(1 - human)},
-            "turn_total": game.turn_total(),
-            "last_roll": game.last_roll(),
+        json!(State {
+            scores: StateScores {
+                human: game.score(human),
+                ai: game.score(1 - human),
+            },
+            turn_total: game.turn_total(),
+            last_roll: game.last_roll(),
         })
     }
 
     /// The person, to move, takes seat 0 (the rules are the same for both).
     fn parse_state(rules: &PigRules, state: &Value) -> Result<(PigGame, Seat), MatchError> {
-        let obj = Obj::new(Some(state), "state", false)?;
-        let scores = Obj::new(Some(obj.required("scores")?), "state.scores", false)?;
-        let number = |o: &Obj, key: &str| -> Result<u32, MatchError> {
-            let v = o.int(key)?.unwrap_or(-1);
-            u32::try_from(v).map_err(|_| field_error(&o.path(key), "must be an integer >= 0", &json!(v)))
-        };
-        let human = number(&scores, "human")?;
-        let ai = number(&scores, "ai")?;
-        let turn_total = number(&obj, "turn_total")?;
-        let last_roll = obj.int("last_roll")?.map(|r| u32::try_from(r).unwrap_or(0));
+        let state: State = read::required(state, "state")?;
+        let (human, ai, turn_total) = (state.scores.human, state.scores.ai, state.turn_total);
         let goal = rules.goal();
         // In progress: nobody has won yet. (A person may roll on past a
         // winning hold, so the turn total has no bound but arithmetic's.)
@@ -128,16 +137,13 @@ impl TurnGame for PigMatch {
                 "state: scores {human}/{ai} and turn total {turn_total} do not fit a game to {goal} in progress"
             )));
         }
-        Ok((PigGame::resume(*rules, [human, ai], turn_total, 0, last_roll), 0))
+        Ok((PigGame::resume(*rules, [human, ai], turn_total, 0, state.last_roll), 0))
     }
 
-    fn parse_move(game: &PigGame, mv: &Value) -> Result<PigMove, MatchError> {
-        let obj = Obj::new(Some(mv), "move", false)?;
-        obj.only(&["action"])?;
-        let action = match obj.required("action")? {
-            Value::String(a) if a == "roll" => PigMove::Roll,
-            Value::String(a) if a == "hold" => PigMove::Hold,
-            other => return Err(field_error("move.action", "must be \"roll\" or \"hold\"", other)),
+    fn game_move(game: &PigGame, mv: &ActionMove) -> Result<PigMove, MatchError> {
+        let action = match mv.action {
+            Action::Roll => PigMove::Roll,
+            Action::Hold => PigMove::Hold,
         };
         if !game.legal_moves().contains(&action) {
             return Err(MatchError::IllegalMove(format!(
@@ -148,14 +154,14 @@ impl TurnGame for PigMatch {
         Ok(action)
     }
 
-    fn move_json(_: &PigGame, mv: PigMove) -> Value {
+    fn api_move(_: &PigGame, mv: PigMove) -> ActionMove {
         let action = match mv {
-            PigMove::Roll => "roll",
-            PigMove::Hold => "hold",
+            PigMove::Roll => Action::Roll,
+            PigMove::Hold => Action::Hold,
             // Faces go to the history as rolls, never as moves.
-            PigMove::Face(_) => "roll",
+            PigMove::Face(_) => Action::Roll,
         };
-        json!({ "action": action })
+        ActionMove { action }
     }
 
     /// The exact table's action; below the best level also both actions'

@@ -69,7 +69,8 @@ impl FromStr for Variant {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Action {
     Roll,
     Hold,
@@ -98,6 +99,62 @@ pub enum PigError {
     GameOver { field: &'static str, score: u64, goal: u32 },
     #[error("turn_total {turn_total} is larger than any turn can reach before the goal ({max})")]
     TurnTotalTooLarge { turn_total: u64, max: u64 },
+}
+
+/// Pig's options, as `/pig/decision`, `/pig/policy`, matches, reviews and
+/// the catalog read them; absent ones are the standard game.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub goal: Option<i64>,
+    pub die_sides: Option<i64>,
+    pub variant: Option<String>,
+}
+
+const DEFAULT_GOAL: i64 = 100;
+const DEFAULT_DIE_SIDES: i64 = 6;
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            goal: Some(DEFAULT_GOAL),
+            die_sides: Some(DEFAULT_DIE_SIDES),
+            variant: Some(Variant::Standard.as_str().to_string()),
+        }
+    }
+}
+
+impl Options {
+    /// The rules of these options (goals up to `max_goal`).
+    pub fn rules(&self, max_goal: u32) -> Result<PigRules, PigError> {
+        rules_of(self.goal, self.die_sides, self.variant.as_deref(), max_goal)
+    }
+
+    pub fn of(rules: &PigRules) -> Options {
+        Options {
+            goal: Some(i64::from(rules.goal())),
+            die_sides: Some(i64::from(rules.die_sides())),
+            variant: Some(rules.variant().as_str().to_string()),
+        }
+    }
+}
+
+/// The rules of options given field by field (absent: the default). The
+/// variant is read before the numbers, so a request wrong in both is told
+/// about the variant.
+pub fn rules_of(
+    goal: Option<i64>,
+    die_sides: Option<i64>,
+    variant: Option<&str>,
+    max_goal: u32,
+) -> Result<PigRules, PigError> {
+    let variant: Variant = variant.unwrap_or(Variant::Standard.as_str()).parse()?;
+    PigRules::new(
+        goal.unwrap_or(DEFAULT_GOAL),
+        die_sides.unwrap_or(DEFAULT_DIE_SIDES),
+        variant,
+        max_goal,
+    )
 }
 
 /// The parameters of one game of Pig, validated.

@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use crate::core::game::Seat;
 use crate::core::problem::Problem;
 use crate::games::pig::solve::PigTable;
-use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome, Variant};
+use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome};
 use crate::matches::Actor;
 use crate::review::history::{corrupt, parse, seat_of};
 use crate::review::{check_seat, first_player_value, judge, Entry, Review, ReviewError, Step, TOLERANCE};
@@ -21,26 +21,6 @@ use crate::store::StoredMatch;
 
 /// Far beyond any real turn; keeps the arithmetic clear of overflow.
 const MAX_TURN_TOTAL: u32 = 1_000_000_000;
-
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct Options {
-    pub goal: Option<i64>,
-    pub die_sides: Option<i64>,
-    pub variant: Option<String>,
-}
-
-impl Options {
-    pub fn rules(&self, max_goal: u32) -> Result<PigRules, ReviewError> {
-        let variant: Variant = self
-            .variant
-            .as_deref()
-            .unwrap_or("standard")
-            .parse()
-            .map_err(|e| ReviewError::Options(format!("{e}")))?;
-        PigRules::new(self.goal.unwrap_or(100), self.die_sides.unwrap_or(6), variant, max_goal)
-            .map_err(|e| ReviewError::Options(e.to_string()))
-    }
-}
 
 /// A decision as the stateless record gives it.
 #[derive(Clone, Debug, Deserialize)]

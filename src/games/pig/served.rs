@@ -4,15 +4,15 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use serde_json::json;
 
-use super::api::{self, plain, policy_body, DecisionRequest, DecisionResponse, PolicyCache, RulesParams};
-use super::review::{self as pig_review, Decision, Options, RecordMove};
+use super::api::{self, plain, policy_body, DecisionRequest, DecisionResponse, PolicyCache};
+use super::review::{self as pig_review, Decision, RecordMove};
 use super::tables::cache::PigTables;
 use super::tables::shared_tables;
+use super::Options;
 use super::{MAX_DIE_SIDES, MIN_DIE_SIDES, MIN_GOAL};
 use crate::arena::strategy::names;
-use crate::catalog::{integer, other, GameEntry, GameOption};
+use crate::catalog::{default_of, integer, other, GameEntry, GameOption};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::GameKind;
@@ -55,13 +55,13 @@ impl ServedGame for Pig {
             options: vec![
                 integer(
                     "goal",
-                    json!(100),
+                    default_of::<Options>("goal"),
                     (u64::from(MIN_GOAL), u64::from(config.games.pig.max_goal)),
                     "Points to win.",
                 ),
                 integer(
                     "die_sides",
-                    json!(6),
+                    default_of::<Options>("die_sides"),
                     (u64::from(MIN_DIE_SIDES), u64::from(MAX_DIE_SIDES)),
                     "Faces of the die.",
                 ),
@@ -70,7 +70,7 @@ impl ServedGame for Pig {
                     ..other(
                         "variant",
                         "string",
-                        json!("standard"),
+                        default_of::<Options>("variant"),
                         "progressive: a 1 banks exactly 1 point.",
                     )
                 },
@@ -147,7 +147,7 @@ impl ServedGame for Pig {
     ) -> ReviewResult {
         let rules = match options.rules(services.config.games.pig.max_goal) {
             Ok(rules) => rules,
-            Err(e) => return Ok(Err(e)),
+            Err(e) => return Ok(Err(ReviewError::Options(e.to_string()))),
         };
         if let Err(e) = pig_review::validate(&rules, &steps, names) {
             return Ok(Err(e));
@@ -163,10 +163,10 @@ struct PolicyEndpoint;
 
 impl QueryEndpoint for PolicyEndpoint {
     const PATH: &'static str = "/pig/policy";
-    type Query = RulesParams;
+    type Query = Options;
 
-    async fn answer(services: &Services, params: RulesParams) -> Result<Bytes, Problem> {
-        let rules = params.validate(services)?;
+    async fn answer(services: &Services, options: Options) -> Result<Bytes, Problem> {
+        let rules = options.rules(services.config.games.pig.max_goal)?;
         let cache = services
             .solvers
             .of_with(|| PolicyCache::new(services.config.games.pig.policy_cache));

@@ -4,17 +4,19 @@
 use std::time::Duration;
 
 use rand::RngCore;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arena::games::ArenaGame;
 use crate::core::game::Seat;
 use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
-use crate::matches::json::{field_error, strings, Obj};
+use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::matches::GameKind;
 
 use super::solve::{MoveAnalysis, Outcome, TicTacToeSolver};
-use super::{Player, Position, TicTacToe};
+use super::{Player, Position, TicTacToe, TicTacToeError, MAX_SIDE};
+use crate::solve::solvers::Solvers;
 
 /// A win that comes later, or a loss that comes later, is a subtler
 /// difference: each further move of the winner's halves less of it.
@@ -25,11 +27,92 @@ const HEURISTIC_SCALE: f64 = 500_000.0;
 
 pub(crate) struct TicTacToeMatch;
 
+/// The board's shape as the rules read it (what a match's record keeps).
 #[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Size {
     rows: usize,
     cols: usize,
     k: usize,
+}
+
+/// Tic-tac-toe's options, as matches, reviews and the catalog read them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Options {
+    pub rows: Option<i64>,
+    pub cols: Option<i64>,
+    /// None: the longer side up to 5x5, else 5.
+    pub k: Option<i64>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rows: Some(3),
+            cols: Some(3),
+            k: None,
+        }
+    }
+}
+
+impl Options {
+    /// The opening position of these options, or what is wrong with them.
+    pub fn start(&self) -> Result<Position, String> {
+        let side = |v: Option<i64>, name: &str| -> Result<usize, String> {
+            let n = v.unwrap_or(3);
+            usize::try_from(n)
+                .ok()
+                .filter(|n| (1..=MAX_SIDE).contains(n))
+                .ok_or_else(|| format!("{name} must be an integer from 1 to {MAX_SIDE} (got {n})"))
+        };
+        let rows = side(self.rows, "rows")?;
+        let cols = side(self.cols, "cols")?;
+        let k = Position::win_length(self.k).map_err(|e| e.to_string())?;
+        Position::new_game(rows, cols, k).map_err(|e| e.to_string())
+    }
+}
+
+/// A match's `state` object.
+#[derive(Serialize, Deserialize)]
+struct State {
+    board: Vec<String>,
+    human_plays: String,
+}
+
+/// A move: the cell's row and column, from 0.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellMove {
+    pub row: i64,
+    pub col: i64,
+}
+
+/// The cell index of a move, if it is legal in `game`.
+pub(crate) fn cell_index(game: &TicTacToe, mv: &CellMove) -> Result<usize, String> {
+    let Some(current) = game.position() else {
+        return Err("the game is already over".to_string());
+    };
+    let index = match (usize::try_from(mv.row), usize::try_from(mv.col)) {
+        (Ok(r), Ok(c)) => current.board().index_of(r, c),
+        _ => None,
+    };
+    let Some(index) = index else {
+        return Err(if mv.row < 0 || mv.col < 0 {
+            format!(
+                "row {}, column {} is off the board; rows and columns count from 0",
+                mv.row, mv.col
+            )
+        } else {
+            TicTacToeError::OffBoard {
+                row: usize::try_from(mv.row).unwrap_or(usize::MAX),
+                col: usize::try_from(mv.col).unwrap_or(usize::MAX),
+                rows: current.rows(),
+                cols: current.cols(),
+            }
+            .to_string()
+        });
+    };
+    current.play(index).map(|_| index).map_err(|e| e.to_string())
 }
 
 fn player_name(p: Player) -> &'static str {
@@ -56,7 +139,9 @@ impl ArenaGame for TicTacToeMatch {
 
 impl TurnGame for TicTacToeMatch {
     type Game = TicTacToe;
-    type Options = Size;
+    type Options = Options;
+    type Rules = Size;
+    type Move = CellMove;
     type Position = NoPosition;
     /// 3x3 needs a fraction of a millisecond; the node cap bounds big boards.
     const MOVE_BUDGET: MoveBudget = MoveBudget {
@@ -64,29 +149,22 @@ impl TurnGame for TicTacToeMatch {
         nodes: 2_000_000,
     };
 
-    fn parse_options(raw: Option<&Value>, _ctx: &AiContext) -> Result<Size, MatchError> {
-        let obj = Obj::new(raw, "options", true)?;
-        obj.only(&["rows", "cols", "k"])?;
-        let side = |key: &str| -> Result<usize, MatchError> {
-            match obj.int(key)? {
-                None => Ok(3),
-                Some(n) => usize::try_from(n)
-                    .map_err(|_| field_error(&obj.path(key), "must be an integer from 1 to 19", &json!(n))),
-            }
-        };
-        let rows = side("rows")?;
-        let cols = side("cols")?;
-        let k = Position::win_length(obj.int("k")?).map_err(|e| MatchError::Options(e.to_string()))?;
-        let position = Position::new_game(rows, cols, k).map_err(|e| MatchError::Options(e.to_string()))?;
+    fn rules(options: Options, _solvers: &Solvers) -> Result<Size, String> {
+        let position = options.start()?;
         Ok(Size {
-            rows,
-            cols,
+            rows: position.rows(),
+            cols: position.cols(),
             k: position.k(),
         })
     }
 
-    fn options_json(size: &Size) -> Value {
-        json!({"rows": size.rows, "cols": size.cols, "k": size.k})
+    fn options(size: &Size) -> Options {
+        let int = |n: usize| i64::try_from(n).ok();
+        Options {
+            rows: int(size.rows),
+            cols: int(size.cols),
+            k: int(size.k),
+        }
     }
 
     fn opening(size: &Size) -> Result<TicTacToe, MatchError> {
@@ -96,49 +174,41 @@ impl TurnGame for TicTacToeMatch {
     }
 
     fn state_json(game: &TicTacToe, human: Seat) -> Value {
-        json!({"board": game.board().to_rows(), "human_plays": player_name(Player::of_seat(human))})
+        json!(State {
+            board: game.board().to_rows(),
+            human_plays: player_name(Player::of_seat(human)).to_string(),
+        })
     }
 
     fn parse_state(size: &Size, state: &Value) -> Result<(TicTacToe, Seat), MatchError> {
-        let obj = Obj::new(Some(state), "state", false)?;
-        let rows = strings(obj.required("board")?, "state.board")?;
-        let human = match obj.str("human_plays")? {
-            Some("X") => Player::X,
-            Some("O") => Player::O,
+        let state: State = read::required(state, "state")?;
+        let human = match state.human_plays.as_str() {
+            "X" => Player::X,
+            "O" => Player::O,
             _ => {
                 return Err(MatchError::Corrupt(
                     "state.human_plays must be \"X\" or \"O\"".to_string(),
                 ))
             }
         };
-        let position = Position::parse(&rows, Some(size.k)).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        let position = Position::parse(&state.board, Some(size.k)).map_err(|e| MatchError::Corrupt(e.to_string()))?;
         if position.rows() != size.rows || position.cols() != size.cols {
             return Err(MatchError::Corrupt("state.board does not fit the options".to_string()));
         }
         Ok((TicTacToe::from(position), human.seat()))
     }
 
-    fn parse_move(game: &TicTacToe, mv: &Value) -> Result<usize, MatchError> {
-        let obj = Obj::new(Some(mv), "move", false)?;
-        obj.only(&["row", "col"])?;
-        let row = obj.index("row")?;
-        let col = obj.index("col")?;
-        let position = game
-            .position()
-            .ok_or_else(|| MatchError::IllegalMove("the game is over".to_string()))?;
-        // The rules' own messages: off the board, or the cell is taken.
-        position
-            .play_at(row, col)
-            .map_err(|e| MatchError::IllegalMove(e.to_string()))?;
-        position
-            .board()
-            .index_of(row, col)
-            .ok_or_else(|| MatchError::Internal(format!("({row}, {col}) was playable but has no index")))
+    fn game_move(game: &TicTacToe, mv: &CellMove) -> Result<usize, MatchError> {
+        cell_index(game, mv).map_err(MatchError::IllegalMove)
     }
 
-    fn move_json(game: &TicTacToe, index: usize) -> Value {
+    fn api_move(game: &TicTacToe, index: usize) -> CellMove {
         let (row, col) = game.board().row_col(index);
-        json!({"row": row, "col": col})
+        let int = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        CellMove {
+            row: int(row),
+            col: int(col),
+        }
     }
 
     fn ai_turn(

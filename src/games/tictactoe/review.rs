@@ -7,11 +7,11 @@
 //! outcome with the plies to the end, or on boards too big to prove within
 //! the budget the search's score with `exact: false`.
 
-use serde::Deserialize;
 use serde_json::{json, Value};
 
+use super::matches::{cell_index, CellMove, Options};
 use super::solve::{MoveAnalysis, TicTacToeSolver};
-use super::{Position, TicTacToe, TicTacToeError};
+use super::TicTacToe;
 use crate::review::driver::{self, MoveValue, Valuation, Valuer};
 use crate::review::{outcome_value, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
@@ -19,64 +19,6 @@ use crate::solve::limits::SearchLimits;
 /// An unproved score at this magnitude counts as a quarter of a game
 /// either way (the solver's estimates stay within 500,000).
 const HEURISTIC_SCALE: f64 = 500_000.0;
-
-#[derive(Clone, Debug, Default, Deserialize)]
-pub struct Options {
-    pub rows: Option<i64>,
-    pub cols: Option<i64>,
-    pub k: Option<i64>,
-}
-
-#[derive(Clone, Copy, Debug, Deserialize)]
-pub struct CellMove {
-    pub row: i64,
-    pub col: i64,
-}
-
-/// The opening position of these options.
-pub fn start(options: &Options) -> Result<Position, ReviewError> {
-    let side = |v: Option<i64>, name: &str| -> Result<usize, ReviewError> {
-        match v {
-            None => Ok(3),
-            Some(n) => usize::try_from(n)
-                .ok()
-                .filter(|n| (1..=19).contains(n))
-                .ok_or_else(|| ReviewError::Options(format!("{name} must be an integer from 1 to 19 (got {n})"))),
-        }
-    };
-    let rows = side(options.rows, "rows")?;
-    let cols = side(options.cols, "cols")?;
-    let k = Position::win_length(options.k).map_err(|e| ReviewError::Options(e.to_string()))?;
-    Position::new_game(rows, cols, k).map_err(|e| ReviewError::Options(e.to_string()))
-}
-
-/// The cell index of a record's move, if it is legal in `game`.
-fn read(game: &TicTacToe, mv: &CellMove) -> Result<usize, String> {
-    let Some(current) = game.position() else {
-        return Err("the game is already over".to_string());
-    };
-    let index = match (usize::try_from(mv.row), usize::try_from(mv.col)) {
-        (Ok(r), Ok(c)) => current.board().index_of(r, c),
-        _ => None,
-    };
-    let Some(index) = index else {
-        return Err(if mv.row < 0 || mv.col < 0 {
-            format!(
-                "row {}, column {} is off the board; rows and columns count from 0",
-                mv.row, mv.col
-            )
-        } else {
-            TicTacToeError::OffBoard {
-                row: usize::try_from(mv.row).unwrap_or(usize::MAX),
-                col: usize::try_from(mv.col).unwrap_or(usize::MAX),
-                rows: current.rows(),
-                cols: current.cols(),
-            }
-            .to_string()
-        });
-    };
-    current.play(index).map(|_| index).map_err(|e| e.to_string())
-}
 
 /// A move's value: the solver's score (its rank: a faster win or a slower
 /// loss scores higher), proved outcome and plies to the end.
@@ -138,6 +80,11 @@ pub fn review(
     limits: &SearchLimits,
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
-    let decisions = driver::replay(TicTacToe::from(start(options)?), steps, names, read)?;
+    let decisions = driver::replay(
+        TicTacToe::from(options.start().map_err(ReviewError::Options)?),
+        steps,
+        names,
+        cell_index,
+    )?;
     driver::review("tictactoe", &decisions, names, solver, limits, give_up_inexact)
 }

@@ -4,14 +4,14 @@
 use std::sync::Arc;
 
 use bytes::Bytes;
-use serde_json::{json, Value};
 
 use super::api::{self, AnswerCache, MoveRequest};
-use super::review::{self as cell_review, CellMove, Options};
+use super::matches::{CellMove, Options};
+use super::review as cell_review;
 use super::solve::TicTacToeSolver;
 use super::MAX_SIDE;
 use crate::arena::strategy::names;
-use crate::catalog::{integer, GameEntry};
+use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::GameKind;
@@ -47,9 +47,14 @@ impl ServedGame for TicTacToeGame {
             solved_by: "exact on 3x3 and 4x4; exact within max_ms on small boards, else the best found with proved results marked",
             endpoints: endpoints::<Self>(),
             options: vec![
-                integer("rows", json!(3), side, "Rows of the board."),
-                integer("cols", json!(3), side, "Columns of the board."),
-                integer("k", Value::Null, side, "In a row to win; default the longer side up to 5x5, else 5."),
+                integer("rows", default_of::<Options>("rows"), side, "Rows of the board."),
+                integer("cols", default_of::<Options>("cols"), side, "Columns of the board."),
+                integer(
+                    "k",
+                    default_of::<Options>("k"),
+                    side,
+                    "In a row to win; default the longer side up to 5x5, else 5.",
+                ),
             ],
             strategies: names(GameKind::Tictactoe),
             available: true,
