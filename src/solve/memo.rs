@@ -21,7 +21,7 @@ pub struct BoundedMemo<K, V> {
     misses: AtomicU64,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MemoStats {
     pub entries: usize,
     pub capacity: usize,

@@ -1,7 +1,10 @@
 //! `POST /chess/move` and `GET /chess/cloud-eval`: the request shapes, the
 //! budget a chess search gets, and the answers from the engine pool.
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
+
+use bytes::Bytes;
 
 use http::StatusCode;
 use serde::Deserialize;
@@ -12,9 +15,10 @@ use super::search::{AnalyzeOptions, ChessAnalyzer, ChessError, MAX_MULTI_PV};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::engines::{EngineConfig, EnginePool};
-use crate::serve::Services;
+use crate::serve::{json_body, Services};
 use crate::solve::limits::SearchLimits;
 use crate::solve::lines::Lines;
+use crate::solve::memo::{BoundedMemo, MemoStats};
 use crate::solve::run::SharedDeadline;
 
 /// The least time a chess search is given: a smaller `max_ms` (0
@@ -23,7 +27,7 @@ use crate::solve::run::SharedDeadline;
 /// refuse the search as busy, which is no answer to "as fast as you can".
 pub const MIN_MAX_MS: u64 = 50;
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Clone, PartialEq, Eq, Hash)]
 pub struct MoveRequest {
     /// Default: the start position.
     fen: Option<String>,
@@ -34,6 +38,33 @@ pub struct MoveRequest {
     /// not a 400 about its type.
     depth: Option<u64>,
     multi_pv: Option<u64>,
+}
+
+/// The longest request (FEN and moves, in bytes) whose answer is kept
+/// written out: a key's size stays far below an answer's.
+const MAX_KEPT_REQUEST_BYTES: usize = 512;
+
+/// Answers kept written out by the request as sent (with its budget), so
+/// that a repeated question costs neither the rules nor serde: the
+/// analyzer's own cache, by position, is the one that spares the engine.
+/// Bounded by `--chess-cache-entries` like it.
+pub struct BodyCache(Option<BoundedMemo<(MoveRequest, u64), Bytes>>);
+
+impl BodyCache {
+    pub fn new(capacity: usize) -> Self {
+        BodyCache((capacity > 0).then(|| BoundedMemo::new(capacity)))
+    }
+
+    pub fn stats(&self) -> MemoStats {
+        self.0.as_ref().map(BoundedMemo::stats).unwrap_or_default()
+    }
+
+    /// The key of a request under `max_ms`; None for one too long to keep.
+    fn key(request: &MoveRequest, max_ms: u64) -> Option<(MoveRequest, u64)> {
+        let moves_bytes: usize = request.moves.iter().flatten().map(String::len).sum();
+        let bytes = request.fen.as_ref().map_or(0, String::len) + moves_bytes;
+        (bytes <= MAX_KEPT_REQUEST_BYTES).then(|| (request.clone(), max_ms))
+    }
 }
 
 /// `GET /chess/cloud-eval`'s query, spelled as lichess spells it.
@@ -61,6 +92,13 @@ pub fn analyzer(services: &Services) -> std::sync::Arc<ChessAnalyzer> {
     services
         .solvers
         .of_with(|| ChessAnalyzer::new(EnginePool::new(engine_config(config)), config.games.chess.cache_entries))
+}
+
+/// The server's one [`BodyCache`], made at its first use.
+pub fn body_cache(services: &Services) -> std::sync::Arc<BodyCache> {
+    services
+        .solvers
+        .of_with(|| BodyCache::new(services.config.games.chess.cache_entries))
 }
 
 impl From<ChessError> for Problem {
@@ -98,15 +136,29 @@ fn budget_ms(config: &Config, max_ms: Option<u64>, shared: Option<SharedDeadline
     Ok(own.min(left))
 }
 
-/// The answer to `POST /chess/move` (and a batch's chess position); each
-/// completed depth goes to `lines` when the client streams.
+/// The answer to `POST /chess/move` (and a batch's chess position), as
+/// the body sent; each completed depth goes to `lines` when the client
+/// streams.
 pub async fn analyse(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
     lines: Option<Lines>,
-) -> Result<ChessAnalysis, Problem> {
-    let moves = request.moves.unwrap_or_default();
+) -> Result<Bytes, Problem> {
+    // Kept under the request's own budget: an answer cut short by a
+    // batch's deadline is not kept.
+    let own_ms = budget_ms(&services.config, request.max_ms, None)?;
+    let bodies = body_cache(services);
+    let kept = match (&bodies.0, &lines) {
+        (Some(memo), None) => BodyCache::key(&request, own_ms).map(|key| (memo, key)),
+        _ => None,
+    };
+    if let Some((memo, key)) = &kept {
+        if let Some(body) = memo.get(key) {
+            return Ok(body);
+        }
+    }
+    let moves = request.moves.clone().unwrap_or_default();
     let state = ChessState::from_fen_and_moves(request.fen.as_deref(), &moves).map_err(ChessError::from)?;
     let mut options = AnalyzeOptions {
         depth: narrow(request.depth),
@@ -126,7 +178,15 @@ pub async fn analyse(
             lines.send(&partial);
         }
     };
-    Ok(analyzer.analyze(&state, &options, &limits, on_depth).await?)
+    let analysis = analyzer.analyze(&state, &options, &limits, on_depth).await?;
+    let body = json_body(&analysis)?;
+    // As the analyzer keeps only a search that ran to its end.
+    if max_ms == own_ms && !limits.cancel_handle().load(Ordering::Relaxed) {
+        if let Some((memo, key)) = kept {
+            memo.insert(key, body.clone());
+        }
+    }
+    Ok(body)
 }
 
 /// The answer to `GET /chess/cloud-eval`, within the server's default

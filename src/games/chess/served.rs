@@ -6,7 +6,6 @@
 use bytes::Bytes;
 use serde::de::IgnoredAny;
 
-use super::analysis::ChessAnalysis;
 use super::api::{self, CloudEvalQuery, MoveRequest};
 use crate::catalog::{Endpoints, GameEntry};
 use crate::config::Config;
@@ -30,10 +29,12 @@ impl ServedGame for ChessGame {
     const DRAWING: &'static str =
         "// No chessboard in the playground yet: chess is not a match game.\nexport default null;\n";
     type Request = MoveRequest;
-    type Response = ChessAnalysis;
+    /// The finished body: repeated questions are answered from bodies
+    /// kept written out (see [`api::BodyCache`]).
+    type Response = Bytes;
 
-    fn body(response: ChessAnalysis) -> Result<Bytes, Problem> {
-        json_body(&response)
+    fn body(response: Bytes) -> Result<Bytes, Problem> {
+        Ok(response)
     }
 
     fn catalog(config: &Config) -> GameEntry {
@@ -59,7 +60,7 @@ impl ServedGame for ChessGame {
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
-    ) -> Result<ChessAnalysis, Problem> {
+    ) -> Result<Bytes, Problem> {
         api::analyse(services, request, shared, lines).await
     }
 
@@ -73,6 +74,7 @@ impl ServedGame for ChessGame {
             misses,
         };
         memo_gauges(Self::ID, "answer_cache", &stats);
+        memo_gauges(Self::ID, "answer_bodies", &api::body_cache(services).stats());
         metrics::gauge!("kibitz_engine_processes", "game" => Self::ID).set(analyzer.pool().live_pids().len() as f64);
     }
 
