@@ -424,3 +424,32 @@ fn the_solver_can_be_shared_between_threads() {
         }
     });
 }
+
+#[test]
+fn a_known_rule_answers_without_a_search_and_as_the_search_does() {
+    let solver = SubtractionSolver::new(SolverConfig::default());
+    let limits = SearchLimits::within(Duration::from_secs(5));
+    let one = Game::one_heap(TakeSet::new(&[1, 3, 4]).unwrap(), false, u64::MAX);
+    assert!(solver.known_move(&one).is_none(), "nothing is known yet");
+    let searched = solver.best_move(&one, &limits).unwrap();
+    let known = solver.known_move(&one).expect("the rule is known now");
+    assert_eq!(
+        (known.take, known.heap, known.outcome),
+        (searched.take, searched.heap, searched.outcome)
+    );
+    // Normal play over several heaps: the take set's Grundy values.
+    let nim = Game::new(
+        TakeSet::new(&[1, 3, 4]).unwrap(),
+        false,
+        Heaps::Several(vec![10, 11, 12]),
+    )
+    .unwrap();
+    assert!(solver.known_move(&nim).is_none());
+    let searched = solver.best_move(&nim, &limits).unwrap();
+    let known = solver.known_move(&nim).expect("the Grundy values are known now");
+    assert_eq!((known.take, known.heap), (searched.take, searched.heap));
+    // Several heaps under misère play are a table search every time.
+    let misere = Game::new(TakeSet::new(&[1, 2]).unwrap(), true, Heaps::Several(vec![3, 4])).unwrap();
+    solver.best_move(&misere, &limits).unwrap();
+    assert!(solver.known_move(&misere).is_none());
+}

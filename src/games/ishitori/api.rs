@@ -134,15 +134,22 @@ pub async fn analyse(
 ) -> Result<MoveResponse, Problem> {
     let game = Game::try_from(setup(&request)?)?;
     let solver = services.solvers.of::<SubtractionSolver>();
-    let analysis = run_search_cheap_first(
-        &services.config,
-        &services.search_pool,
-        "ishitori",
-        SearchBudget::own(request.max_ms).within(shared),
-        |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),
-        move |limits, _| solver.best_move(&game, limits),
-    )
-    .await??;
+    // A rule already known answers at once; anything else is a search,
+    // admitted to the pool like every other.
+    let analysis = match solver.known_move(&game) {
+        Some(known) => known,
+        None => {
+            run_search_cheap_first(
+                &services.config,
+                &services.search_pool,
+                "ishitori",
+                SearchBudget::own(request.max_ms).within(shared),
+                |r: &Result<MoveAnalysis, IshitoriError>| r.as_ref().map_or(true, |a| a.solved()),
+                move |limits, _| solver.best_move(&game, limits),
+            )
+            .await??
+        }
+    };
     let (period, preperiod, residues, explanation) = match &analysis.explanation {
         Explanation::OneHeap { heap, rule } => {
             let body = rule_body(rule);

@@ -22,6 +22,7 @@
 //! deadline passed before the answer was proven) the smallest legal take is.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::{Game, IshitoriError, Move, Outcome, TakeSet};
 use crate::solve::limits::SearchLimits;
@@ -289,6 +290,26 @@ impl SubtractionSolver {
             _ => self.nim(take, sizes, limits, &mut nodes)?,
         };
         Ok(MoveAnalysis { nodes, ..analysis })
+    }
+
+    /// The answer when the rule it needs is already known (one heap, or
+    /// several under normal play, with the take set's sequence in the
+    /// memo): a few look-ups and no search, so it may run anywhere, the
+    /// async threads included. None when it would take any work.
+    pub fn known_move(&self, game: &Game) -> Option<MoveAnalysis> {
+        let sizes = game.heap_sizes();
+        let kind = match sizes {
+            [_] => SequenceKind::win_loss(game.is_misere()),
+            _ if game.is_misere() => return None,
+            _ => SequenceKind::Grundy,
+        };
+        let key = (game.take_set().shared(), kind);
+        let cached = self.short_sequences.get(&key).or_else(|| self.long_sequences.get(&key));
+        if !matches!(cached, Some(Ok(_))) {
+            return None;
+        }
+        let nothing = SearchLimits::within(Duration::ZERO).with_max_nodes(0);
+        self.best_move(game, &nothing).ok().filter(MoveAnalysis::solved)
     }
 
     /// The one-heap rule of a take set under the given convention (what
