@@ -276,7 +276,7 @@ impl OthelloEngine {
                 // The line first: it is cheap once the table holds the
                 // proof; the other moves' scores may take the rest.
                 principal_variation.extend(principal_line(&mut endgame, geo, o & !turned, p | turned | bit, -score));
-                let solved = |values: &[(u32, i32, bool)], nodes: u64| Analysis {
+                let solved = |values: &[RootValue], nodes: u64| Analysis {
                     player,
                     best: OthelloMove::Play(square(best)),
                     score,
@@ -292,7 +292,7 @@ impl OthelloEngine {
                     // (as Connect Four's does): proving them all may take
                     // the rest of the budget, and a client that only wants
                     // the exact best can hang up at the first solved line.
-                    let mut report = |values: &[(u32, i32, bool)], nodes: u64| {
+                    let mut report = |values: &[RootValue], nodes: u64| {
                         if let Some(report) = progress.as_deref_mut() {
                             report(&solved(values, estimate.nodes + nodes));
                         }
@@ -499,6 +499,10 @@ impl OthelloEngine {
     }
 }
 
+/// A root move's square, its score and whether that score is exact (else
+/// an upper bound).
+type RootValue = (u32, i32, bool);
+
 /// Replaces the bounds among `values` by exact scores while the limits
 /// last, best bound first (keeping the proved best move first). `report`
 /// sees the values (and the endgame's nodes) before the first proof and
@@ -507,8 +511,8 @@ fn prove_every_move(
     endgame: &mut Endgame<'_>,
     p: u64,
     o: u64,
-    values: &mut [(u32, i32, bool)],
-    report: &mut dyn FnMut(&[(u32, i32, bool)], u64),
+    values: &mut [RootValue],
+    report: &mut dyn FnMut(&[RootValue], u64),
 ) {
     report(values, endgame.nodes);
     for i in 0..values.len() {
