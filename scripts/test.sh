@@ -3,9 +3,8 @@
 # on PostgreSQL when KIBITZ_TEST_DATABASE_URL names a server (each test makes
 # a fresh database there); when it is unset and a server answers on
 # 127.0.0.1:5432 it is used. The chess engine tests run against Stockfish
-# when one is installed; FFO #40-#49 through the API when KIBITZ_TEST_BIN
-# names a release binary. The last lines say whether Stockfish and the FFO
-# positions were tested and which databases were.
+# when one is installed. The last lines say whether Stockfish was tested and
+# which databases were.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,22 +30,9 @@ if [ -z "$stockfish_bin" ]; then
   export KIBITZ_TEST_STOCKFISH=skip
 fi
 
-# FFO #40-#49 through the API need the release binary (minutes of search in
-# the test build): without KIBITZ_TEST_BIN they are skipped on purpose, and
-# the closing lines say so (without KIBITZ_TEST_FFO=skip they fail rather
-# than pass unrun).
-if [ -z "${KIBITZ_TEST_BIN:-}" ]; then
-  export KIBITZ_TEST_FFO=skip
-fi
-
 cargo test --locked "$@"
 
 echo "Process tests (kill -9, replicas, SIGTERM) ran ${KIBITZ_TEST_BIN:-the test build of the kibitz binary}"
-if [ -n "${KIBITZ_TEST_BIN:-}" ]; then
-  echo "FFO #40-#49 (tests/othello_ffo.rs) ran through the API of $KIBITZ_TEST_BIN"
-else
-  echo "FFO #40-#49 were NOT tested: they need the release binary; set KIBITZ_TEST_BIN=target/release/kibitz (cargo build --release)"
-fi
 
 if [ -n "$stockfish_bin" ]; then
   # Its banner's first words, e.g. "Stockfish 15.1".

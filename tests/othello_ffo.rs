@@ -10,12 +10,11 @@
 //! the first solved line and hangs up, which stops the search, so a
 //! position costs the time to prove its best move, not the whole budget.
 //!
-//! The server is the release binary that KIBITZ_TEST_BIN names (CI builds
-//! it first): the ten proofs take about two minutes of CPU there (#45, #48
-//! and #49 about 30-45 s each), several times that in the test build.
-//! Without KIBITZ_TEST_BIN the test fails rather than pass unrun, unless
-//! KIBITZ_TEST_FFO=skip says the run chose to leave it out
-//! (scripts/test.sh does so, and says so in its closing lines).
+//! The server is the binary the process tests run: KIBITZ_TEST_BIN when
+//! set (CI points it at the release build), else the test build. The ten
+//! proofs, two positions at a time, took 105-135 s of wall time against the
+//! release binary and 168 s against the test build on a busy 2-core machine
+//! (#45, #48 and #49 the longest, 40-130 s each); see BENCHMARKS.md.
 
 use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -31,11 +30,11 @@ mod process;
 
 const DATA: &str = include_str!("data/othello_ffo_40_49.txt");
 
-/// Far more than the slowest proof (#49, about 45 s alone); the answer
-/// comes at the first solved line, so the rest is never waited out. A
-/// budget of 100 s or more also lets the engine plan an exact search at
-/// 24-26 empties.
-const MAX_MS: u64 = 300_000;
+/// Far more than the slowest proof (#49: 45 s alone in the release build,
+/// 131 s in the test build under load); the answer comes at the first
+/// solved line, so the rest is never waited out. A budget of 100 s or more
+/// also lets the engine plan an exact search at 24-26 empties.
+const MAX_MS: u64 = 600_000;
 
 /// One position of the data file.
 struct Position {
@@ -136,16 +135,6 @@ fn first_solved_line(port: u16, body: &Value) -> Value {
 
 #[test]
 fn ffo_40_to_49_through_the_api_score_and_best_move_as_published() {
-    if std::env::var("KIBITZ_TEST_BIN").unwrap_or_default().is_empty() {
-        assert_eq!(
-            std::env::var("KIBITZ_TEST_FFO").as_deref(),
-            Ok("skip"),
-            "the FFO positions need the release binary: set KIBITZ_TEST_BIN=target/release/kibitz \
-             (cargo build --release), or KIBITZ_TEST_FFO=skip to leave them out"
-        );
-        eprintln!("KIBITZ_TEST_BIN unset and KIBITZ_TEST_FFO=skip: FFO #40-#49 not tested");
-        return;
-    }
     let mut positions = positions();
     let numbers: Vec<u32> = positions.iter().map(|p| p.number).collect();
     assert_eq!(numbers, (40..=49).collect::<Vec<u32>>());
