@@ -378,9 +378,11 @@ async fn othello_is_in_the_catalog_analyze_and_the_stateless_review() {
 async fn ffo_40_through_the_api_scores_as_published() {
     // FFO #40 (tests/data/othello_ffo_40_49.txt, which says where the
     // values come from): the exact score and one of the best moves, with
-    // every other move proved too, within a raised budget. #41-#49 are
-    // checked through the engine (tests/othello_ffo.rs): proving every
-    // move of those takes minutes.
+    // every other move proved too, within a raised budget, in the test
+    // build. tests/othello_ffo.rs checks the score and best move of all of
+    // #40-#49 through the release binary's API, hanging up once the best
+    // is proved: proving every move of the others takes a minute or more
+    // each.
     let data = include_str!("../data/othello_ffo_40_49.txt");
     let line = data.lines().find(|l| l.starts_with("40 ")).expect("#40");
     let fields: Vec<&str> = line.split_whitespace().collect();

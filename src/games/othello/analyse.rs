@@ -140,6 +140,14 @@ const ASPIRATION: i32 = 4;
 /// before [`OthelloEngine::solve`].
 const SOLVE_ESTIMATE_DEPTH: u32 = 6;
 
+/// The most time the midgame search gets before a planned exact search.
+/// Its deeper iterations order only the root (the exact search keeps its
+/// own table entries) and guess the value: on FFO #45 (24 empties, a 120 s
+/// budget) a 15 s midgame (an eighth) to depth 16 then the exact best took
+/// 36.6 s in all, a 1 s one 29.3 s; on #47 (25 empties) 17.5 s against
+/// 3.4 s (release build, a shared 2-core machine).
+const MIDGAME_BEFORE_EXACT: Duration = Duration::from_secs(1);
+
 /// Empties at or below which the midgame search is skipped: the exact
 /// search is then cheaper than even a few midgame iterations.
 const EXACT_ONLY_EMPTIES: u32 = 12;
@@ -230,10 +238,10 @@ impl OthelloEngine {
             self.static_order(geo, p, o)
         } else {
             // When the exact solver follows, the midgame gets an eighth
-            // of the budget: enough to order the moves, and the answer
-            // if the solver does not finish.
+            // of the budget, at most MIDGAME_BEFORE_EXACT: enough to order
+            // the moves, and the answer if the solver does not finish.
             let midgame_limits = if exact_planned {
-                limits.slice(limits.remaining() / 8)
+                limits.slice((limits.remaining() / 8).min(MIDGAME_BEFORE_EXACT))
             } else {
                 limits.clone()
             };
@@ -268,20 +276,30 @@ impl OthelloEngine {
                 // The line first: it is cheap once the table holds the
                 // proof; the other moves' scores may take the rest.
                 principal_variation.extend(principal_line(&mut endgame, geo, o & !turned, p | turned | bit, -score));
-                if settings.every_move_exact {
-                    prove_every_move(&mut endgame, p, o, &mut values);
-                }
-                nodes = estimate.nodes + endgame.nodes;
-                return Analysis {
+                let solved = |values: &[RootValue], nodes: u64| Analysis {
                     player,
                     best: OthelloMove::Play(square(best)),
                     score,
                     solved: true,
                     depth: empties,
                     nodes,
-                    moves: move_list(values.iter().map(|&(sq, v, exact)| (sq, v, exact))),
-                    principal_variation,
+                    moves: move_list(values.iter().copied()),
+                    principal_variation: principal_variation.clone(),
                 };
+                if settings.every_move_exact {
+                    // A streamed answer says the best move is proved as
+                    // soon as it is, then each other move as it is proved
+                    // (as Connect Four's does): proving them all may take
+                    // the rest of the budget, and a client that only wants
+                    // the exact best can hang up at the first solved line.
+                    let mut report = |values: &[RootValue], nodes: u64| {
+                        if let Some(report) = progress.as_deref_mut() {
+                            report(&solved(values, estimate.nodes + nodes));
+                        }
+                    };
+                    prove_every_move(&mut endgame, p, o, &mut values, &mut report);
+                }
+                return solved(&values, estimate.nodes + endgame.nodes);
             }
         }
         let best = estimate.values[0].0;
@@ -481,15 +499,33 @@ impl OthelloEngine {
     }
 }
 
+/// A root move's square, its score and whether that score is exact (else
+/// an upper bound).
+type RootValue = (u32, i32, bool);
+
 /// Replaces the bounds among `values` by exact scores while the limits
-/// last, best bound first (keeping the proved best move first).
-fn prove_every_move(endgame: &mut Endgame<'_>, p: u64, o: u64, values: &mut [(u32, i32, bool)]) {
-    for entry in values.iter_mut().filter(|entry| !entry.2) {
-        let turned = flips(p, o, entry.0);
-        let Some(value) = endgame.exact(o & !turned, p | turned | (1u64 << entry.0)) else {
+/// last, best bound first (keeping the proved best move first). `report`
+/// sees the values (and the endgame's nodes) before the first proof and
+/// after each one.
+fn prove_every_move(
+    endgame: &mut Endgame<'_>,
+    p: u64,
+    o: u64,
+    values: &mut [RootValue],
+    report: &mut dyn FnMut(&[RootValue], u64),
+) {
+    report(values, endgame.nodes);
+    for i in 0..values.len() {
+        let (sq, _, exact) = values[i];
+        if exact {
+            continue;
+        }
+        let turned = flips(p, o, sq);
+        let Some(value) = endgame.exact(o & !turned, p | turned | (1u64 << sq)) else {
             break;
         };
-        *entry = (entry.0, -value, true);
+        values[i] = (sq, -value, true);
+        report(values, endgame.nodes);
     }
     values.sort_by_key(|&(_, value, exact)| (std::cmp::Reverse(value), !exact));
 }
@@ -598,6 +634,55 @@ mod tests {
                 .collect();
             assert!(reaches.windows(2).all(|w| w[0] <= w[1]), "{reaches:?}");
         }
+    }
+
+    #[test]
+    fn a_report_comes_once_the_best_is_proved_then_after_each_other_move() {
+        // A 6x6 ending of 16 empties with several moves, reached by always
+        // playing the last legal square (passing when there is none).
+        let mut game = Othello::new(Size::Six);
+        while game.empties() > 16 || game.legal_squares().len() < 3 {
+            assert!(game.empties() > 12 && !game.is_over(), "no ending found");
+            let mv = game
+                .legal_squares()
+                .last()
+                .map_or(OthelloMove::Pass, |&sq| OthelloMove::Play(sq));
+            game.try_play(mv).unwrap();
+        }
+        let engine = OthelloEngine::new(1 << 16);
+        let mut reports = Vec::new();
+        let analysis = engine.analyse_reporting(
+            &game,
+            &SearchLimits::within(Duration::from_secs(30)),
+            &Settings::default(),
+            Some(&mut |a: &Analysis| reports.push(a.clone())),
+        );
+        assert!(
+            analysis.solved && analysis.moves.iter().all(|m| m.solved),
+            "{analysis:?}"
+        );
+        let solved: Vec<&Analysis> = reports.iter().filter(|a| a.solved).collect();
+        assert!(!solved.is_empty(), "no solved report: {reports:?}");
+        let proved = |a: &Analysis| a.moves.iter().filter(|m| m.solved).count();
+        for (i, report) in solved.iter().enumerate() {
+            // Already exact: the final answer's move and score.
+            assert_eq!(
+                (report.best, report.score),
+                (analysis.best, analysis.score),
+                "{report:?}"
+            );
+            assert!(
+                report
+                    .moves
+                    .iter()
+                    .any(|m| OthelloMove::Play(m.square) == analysis.best && m.solved && m.score == analysis.score),
+                "{report:?}"
+            );
+            if i > 0 {
+                assert_eq!(proved(report), proved(solved[i - 1]) + 1, "{reports:?}");
+            }
+        }
+        assert_eq!(solved.last().map(|a| &a.moves), Some(&analysis.moves));
     }
 
     #[test]
