@@ -12,11 +12,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use futures_util::future::BoxFuture;
 use serde::Deserialize;
+use serde_json::Value;
 
 use super::extract::{json_bytes, parse_object, ApiJson, ApiQuery, JsonBytes};
 use super::state::AppState;
 use super::stream;
 use crate::core::problem::Problem;
+use crate::matches::{read, MatchError};
 use crate::registry::{each_game, Visitor};
 use crate::review::history::{match_names, parse};
 use crate::review::{Review, ReviewError, Step};
@@ -77,23 +79,41 @@ async fn query<E: QueryEndpoint>(
     Ok(JsonBytes(E::answer(&state, query).await?))
 }
 
-/// A stateless review's body: the record's options and moves.
+/// A stateless review's body: the record's options and moves, each read
+/// into the game's own types as a match reads them (see [`record_part`]).
 #[derive(Deserialize)]
-#[serde(bound = "O: serde::de::DeserializeOwned, M: serde::de::DeserializeOwned")]
-struct Record<O, M> {
+struct Record {
     #[serde(default)]
-    options: Option<O>,
-    moves: Vec<M>,
+    options: Option<Value>,
+    moves: Vec<Value>,
     max_ms: Option<u64>,
+}
+
+/// A part of a record read into the game's type. A value of the wrong
+/// shape is a malformed body (400); a field the game does not know, in a
+/// body otherwise well formed, is a record it cannot review (422), as in a
+/// match.
+fn record_part(error: MatchError) -> Problem {
+    match error {
+        MatchError::UnknownField { .. } => Problem::unprocessable(error.to_string()),
+        other => Problem::bad_request(format!("the body does not have the expected shape: {other}")),
+    }
 }
 
 async fn record_review<G: ServedGame>(
     State(state): State<AppState>,
-    ApiJson(record): ApiJson<Record<G::ReviewOptions, G::RecordMove>>,
+    ApiJson(record): ApiJson<Record>,
 ) -> Result<Response, Problem> {
     let client_error = |e: ReviewError| Problem::unprocessable(e.to_string());
-    let steps = G::record_steps(record.moves).map_err(client_error)?;
-    let options = record.options.unwrap_or_default();
+    let options: G::ReviewOptions = read::optional(record.options.as_ref(), "options").map_err(record_part)?;
+    let moves = record
+        .moves
+        .iter()
+        .enumerate()
+        .map(|(i, mv)| read::required(mv, &format!("moves[{i}]")))
+        .collect::<Result<Vec<G::RecordMove>, MatchError>>()
+        .map_err(record_part)?;
+    let steps = G::record_steps(moves).map_err(client_error)?;
     let review = G::review(&state, options, steps, G::RECORD_SIDES, record.max_ms)
         .await?
         .map_err(client_error)?;

@@ -326,6 +326,24 @@ async fn an_illegal_move_at_move_7_is_named() {
     app.post_json("/tictactoe/review", &json!({}))
         .await
         .assert_problem(StatusCode::BAD_REQUEST);
+    // A field the game does not know, in a well-formed record: named, as a
+    // match names it.
+    let detail = app
+        .post_json(
+            "/tictactoe/review",
+            &json!({"options": {"rows": 3, "size": 3}, "moves": []}),
+        )
+        .await
+        .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("options.size is not a known field"), "{detail}");
+    let detail = app
+        .post_json(
+            "/tictactoe/review",
+            &json!({"moves": [{"row": 1, "col": 1, "player": "X"}]}),
+        )
+        .await
+        .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("moves[0].player is not a known field"), "{detail}");
 }
 
 // Connect Four on a small grid, minimax with a memo of positions.
