@@ -75,15 +75,7 @@ impl AnswerCache {
     }
 
     pub fn stats(&self) -> MemoStats {
-        self.bodies.as_ref().map_or(
-            MemoStats {
-                entries: 0,
-                capacity: 0,
-                hits: 0,
-                misses: 0,
-            },
-            BoundedMemo::stats,
-        )
+        self.bodies.as_ref().map(BoundedMemo::stats).unwrap_or_default()
     }
 }
 
