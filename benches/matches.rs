@@ -1,10 +1,11 @@
-//! A match move read from the game's own record (typed options and every
-//! move, replayed through the rules; Ishitori and Pig keep their position
-//! instead) against the same move read from the state object the API shows (how matches were read before the record, and
-//! how rows stored before it still are), side by side. Each iteration plays
-//! one person's move and the AI's answer on a clone of the stored match;
-//! the AI's part is the same on both sides, so the difference is the cost
-//! of reading the match back.
+//! A match move read back from the game's own record (typed options and
+//! every move from the opening, replayed through the rules) against the
+//! same move on a row without its record, which its history rebuilds first
+//! (rows stored before records were kept, or moved by a replica of such a
+//! version), side by side; Ishitori at 200 plies and at 5,000 (the length
+//! cap's default, the longest record). Each iteration plays one person's
+//! move and the AI's answer on a clone of the stored match; the AI's part
+//! is the same on both sides.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use kibitz::games::ishitori::solve::SolverConfig;
 use kibitz::games::pig::tables::cache::PigTables;
-use kibitz::matches::{AiContext, Match, MatchLimits, NewMatch};
+use kibitz::matches::{AiContext, HistoryEntry, Match, MatchLimits, NewMatch};
 use kibitz::solve::solvers::{MemoSizes, Solvers};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -33,19 +34,19 @@ fn solvers() -> Solvers {
 }
 
 /// A match of `game` after the person has played `moves` (each answered
-/// by the AI).
-fn played(ctx: &AiContext, game: &str, options: Value, moves: &[Value]) -> Match {
+/// by the AI), with its whole history.
+fn played(ctx: &AiContext, game: &str, options: Value, moves: &[Value]) -> (Match, Vec<HistoryEntry>) {
     let request = NewMatch {
         game: game.to_string(),
         options: Some(options),
         ..NewMatch::default()
     };
     let mut rng = StdRng::seed_from_u64(1);
-    let (mut m, _) = Match::create(&request, ctx, &mut rng).expect("a valid request");
+    let (mut m, mut history) = Match::create(&request, ctx, &mut rng).expect("a valid request");
     for mv in moves {
-        m.play(mv, ctx, &mut rng).expect("a legal move");
+        history.extend(m.play(mv, ctx, &mut rng).expect("a legal move"));
     }
-    m
+    (m, history)
 }
 
 fn read_back(c: &mut Criterion) {
@@ -54,7 +55,7 @@ fn read_back(c: &mut Criterion) {
         solvers: &solvers,
         limits: MatchLimits::default(),
     };
-    let take_one = vec![json!({"take": 1}); 100];
+    let take_one = |plies: usize| vec![json!({"take": 1}); plies / 2];
     let cases = [
         (
             "tictactoe 3x3, 2 plies",
@@ -66,26 +67,38 @@ fn read_back(c: &mut Criterion) {
                 &ctx,
                 "ishitori",
                 json!({"remaining": 1_000_000, "take": [1, 2, 3]}),
-                &take_one,
+                &take_one(200),
+            ),
+        ),
+        (
+            "ishitori, 5000 plies",
+            played(
+                &ctx,
+                "ishitori",
+                json!({"remaining": 1_000_000, "take": [1, 2, 3]}),
+                &take_one(5000),
             ),
         ),
     ];
     let mut group = c.benchmark_group("match_move_read_back");
-    for (name, stored) in &cases {
+    for (name, (stored, history)) in &cases {
         let mv = stored
             .legal_moves
             .as_ref()
             .and_then(|moves| moves.first())
             .expect("the person is to move");
-        let from_state = Match {
+        let unrecorded = Match {
             saved: None,
             ..stored.clone()
         };
-        for (how, m) in [("record", stored), ("state", &from_state)] {
+        for (how, m) in [("record", stored), ("history", &unrecorded)] {
             group.bench_with_input(BenchmarkId::new(*name, how), m, |b, m| {
                 let mut rng = StdRng::seed_from_u64(2);
                 b.iter(|| {
                     let mut m = m.clone();
+                    if !m.has_record() {
+                        m.rebuild_record(history, &solvers).expect("a history that replays");
+                    }
                     black_box(m.play(mv, &ctx, &mut rng).expect("a legal move"));
                 })
             });

@@ -45,8 +45,12 @@ pub fn start_background_work(state: &AppState) {
     crate::registry::start(state);
     let store = state.store.clone();
     let config = Arc::clone(&state.config);
+    let solvers = state.solvers.clone();
     tokio::spawn(async move {
         store.migrate_until_ready().await;
+        if let Err(error) = crate::records::rewrite_unrecorded(&store, &solvers).await {
+            tracing::error!(%error, "stored matches without records were not rewritten; each is when next played");
+        }
         store
             .purge_matches_forever(
                 Duration::from_secs(config.match_retention_secs),

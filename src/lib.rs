@@ -12,6 +12,7 @@ pub mod games;
 pub mod hash;
 pub mod http;
 pub mod matches;
+pub mod records;
 pub mod registry;
 pub mod review;
 pub mod serve;

@@ -200,13 +200,23 @@ fn assert_appends(history: &[HistoryEntry], fresh: &[HistoryEntry], m: &Match) {
     assert_eq!(m.ply, expected - 1, "the match's ply is its number of entries");
 }
 
-/// `m` as a version before the game's own record stored it: the next move
-/// reads the options and state the API shows.
+/// `m` as a version before the game's own record stored it.
 fn as_stored_before_records(m: &Match) -> Match {
     Match {
         saved: None,
         ..m.clone()
     }
+}
+
+/// Checks that `history` replays to `m`'s record, legal moves and result.
+fn assert_history_rebuilds(m: &Match, history: &[HistoryEntry], ctx: &AiContext) {
+    let mut unrecorded = as_stored_before_records(m);
+    assert!(!unrecorded.has_record());
+    unrecorded
+        .rebuild_record(history, ctx.solvers)
+        .unwrap_or_else(|e| panic!("{} at ply {}: {e}", m.game.as_str(), m.ply));
+    assert_eq!(&unrecorded, m, "the history replays to the record");
+    assert!(unrecorded.has_record());
 }
 
 /// Plays `request` to the end with random legal moves; returns the final
@@ -220,6 +230,7 @@ fn play_out_with(request: &NewMatch, seed: u64, ctx: &AiContext) -> (Match, Vec<
     let mut person = StdRng::seed_from_u64(seed ^ 0xDEAD_BEEF);
     let (mut m, mut history) = Match::create(request, ctx, &mut rng).unwrap();
     assert_appends(&[], &history, &m);
+    assert_history_rebuilds(&m, &history, ctx);
     assert_round_trips(&m);
     for _ in 0..100_000 {
         if m.status == Status::Finished {
@@ -228,21 +239,20 @@ fn play_out_with(request: &NewMatch, seed: u64, ctx: &AiContext) -> (Match, Vec<
         }
         assert!(m.result.is_none());
         let mv = random_move(&m, &mut person);
-        let mut from_state = as_stored_before_records(&m);
-        let mut same_rng = rng.clone();
+        assert_eq!(
+            as_stored_before_records(&m).play(&mv, ctx, &mut rng.clone()),
+            Err(MatchError::Unrecorded),
+            "a row without its record is not played from its state"
+        );
         let fresh = m
             .play(&mv, ctx, &mut rng)
             .unwrap_or_else(|e| panic!("{mv} refused: {e}"));
-        assert!(m.saved.is_some(), "a match keeps the game's own record");
-        let fresh_from_state = from_state
-            .play(&mv, ctx, &mut same_rng)
-            .unwrap_or_else(|e| panic!("{mv} refused from the state: {e}"));
-        assert_eq!(fresh_from_state, fresh, "read from its state, the match plays the same");
-        assert_eq!(as_stored_before_records(&from_state), as_stored_before_records(&m));
+        assert!(m.has_record(), "a match keeps the game's own record");
         assert_eq!(fresh.first().map(|e| e.actor), Some(Actor::Human));
         assert_eq!(fresh[0].mv.as_ref(), Some(&mv), "the person's move is recorded as sent");
         assert_appends(&history, &fresh, &m);
         history.extend(fresh);
+        assert_history_rebuilds(&m, &history, ctx);
         assert_round_trips(&m);
     }
     panic!("the match did not end");
@@ -404,18 +414,19 @@ fn whole_matches_of_every_game_play_to_a_consistent_end() {
     for (game, options) in games {
         for (seed, level, ai_first) in [(1, 10, false), (2, 10, true), (3, 1, false), (4, 5, true)] {
             let request = request(game, options.clone(), level, ai_first);
-            let (m, _) = play_out(&request, seed);
+            let (m, history) = play_out(&request, seed);
             assert_eq!(m.ai.level, level);
             assert!(m.ai_first == ai_first);
-            // A match stored before reasons were kept gets the same reason
-            // back from its game and final state.
+            // A match stored before records and end reasons were kept gets
+            // both back from its history.
             let result = m.result.expect("finished");
             assert!(result.reason.is_some(), "{m:?}");
-            let mut legacy = m.clone();
+            let mut legacy = as_stored_before_records(&m);
             if let Some(r) = &mut legacy.result {
                 r.reason = None;
             }
-            assert_eq!(legacy.with_end_reason().result, Some(result), "{game} {options}");
+            legacy.rebuild_record(&history, solvers()).unwrap();
+            assert_eq!(legacy.result, Some(result), "{game} {options}");
         }
     }
 }
@@ -768,7 +779,7 @@ fn matches_without_a_bound_on_their_length_keep_their_position_not_their_moves()
     let mut corrupted = 0;
     for (game, options, mv) in long_games {
         let mut rng = StdRng::seed_from_u64(5);
-        let (mut m, _) = Match::create(&request(game, options, 10, false), &ctx(), &mut rng).unwrap();
+        let (mut m, mut history) = Match::create(&request(game, options, 10, false), &ctx(), &mut rng).unwrap();
         let first = m.saved.clone().unwrap();
         let mut plies = 0;
         while plies < 60 && m.status == Status::InProgress {
@@ -787,7 +798,7 @@ fn matches_without_a_bound_on_their_length_keep_their_position_not_their_moves()
                 assert!(!err.is_client_error(), "{game}: {err}");
                 corrupted += 1;
             }
-            m.play(&mv, &ctx(), &mut rng).unwrap();
+            history.extend(m.play(&mv, &ctx(), &mut rng).unwrap());
             plies += 1;
         }
         assert!(plies >= 10, "{game}: only {plies} moves");
@@ -795,6 +806,8 @@ fn matches_without_a_bound_on_their_length_keep_their_position_not_their_moves()
         let record: Value = serde_json::from_str(&last).unwrap();
         assert_eq!(record["moves"], json!([]), "{game}: {record}");
         assert!(last.len() <= first.len() + 16, "{game}: {first} became {last}");
+        // Its history replays to the same kept position.
+        assert_history_rebuilds(&m, &history, &ctx());
     }
     assert_eq!(
         corrupted, 2,
@@ -803,38 +816,126 @@ fn matches_without_a_bound_on_their_length_keep_their_position_not_their_moves()
 }
 
 #[test]
-fn a_record_left_behind_by_an_earlier_version_is_not_read() {
+fn a_row_without_its_record_is_given_one_from_its_history() {
     // A replica of an earlier version moves without writing the record: the
-    // row's ply runs ahead of its record's, and its state is the truth.
+    // row's ply runs ahead of its record's. Its history rebuilds it.
     let mut rng = StdRng::seed_from_u64(8);
-    let (mut m, _) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();
-    m.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap();
+    let (mut m, mut history) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();
+    history.extend(m.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap());
     let behind = m.saved.clone();
     let mv = m.legal_moves.as_ref().unwrap()[0].clone();
-    m.play(&mv, &ctx(), &mut rng).unwrap();
-    let mv = m.legal_moves.as_ref().unwrap()[0].clone();
-
+    history.extend(m.play(&mv, &ctx(), &mut rng).unwrap());
     let mut stale = Match {
         saved: behind,
         ..m.clone()
     };
-    let mut from_state = as_stored_before_records(&m);
-    let mut same_rng = rng.clone();
-    let fresh = stale.play(&mv, &ctx(), &mut rng).unwrap();
-    assert_eq!(fresh, from_state.play(&mv, &ctx(), &mut same_rng).unwrap());
-    assert_eq!(stale.state, from_state.state);
-    assert_eq!(stale.saved, None, "tic-tac-toe's moves from the opening are not known");
+    assert!(!stale.has_record());
+    let mv = m.legal_moves.as_ref().unwrap()[0].clone();
+    assert_eq!(stale.play(&mv, &ctx(), &mut rng.clone()), Err(MatchError::Unrecorded));
+    stale.rebuild_record(&history, solvers()).unwrap();
+    assert_eq!(stale, m);
 
-    // Games that keep their position get their record back at once.
-    for (game, options, mv) in [
-        ("ishitori", json!({"remaining": 50}), json!({"take": 1})),
-        ("pig", json!({"goal": 30}), json!({"action": "roll"})),
-    ] {
-        let (m, _) = Match::create(&request(game, options, 10, false), &ctx(), &mut rng).unwrap();
-        let mut old = as_stored_before_records(&m);
-        old.play(&mv, &ctx(), &mut rng).unwrap();
-        let record: Value = serde_json::from_str(old.saved.as_deref().expect("a record")).unwrap();
-        assert_eq!(record["ply"], json!(old.ply), "{game}: {record}");
+    // A history that does not replay to the row is the store's fault.
+    let unrecorded = as_stored_before_records(&m);
+    let mut broken_histories = Vec::new();
+    let mut with = |index: usize, entry: HistoryEntry| {
+        let mut h = history.clone();
+        h[index] = entry;
+        broken_histories.push(h);
+    };
+    with(
+        1,
+        HistoryEntry {
+            mv: Some(json!({"row": 1, "col": 1})),
+            ..history[1].clone()
+        },
+    );
+    with(
+        1,
+        HistoryEntry {
+            mv: Some(json!({"row": 9, "col": 9})),
+            ..history[1].clone()
+        },
+    );
+    with(
+        1,
+        HistoryEntry {
+            mv: Some(json!({"cell": 4})),
+            ..history[1].clone()
+        },
+    );
+    with(
+        1,
+        HistoryEntry {
+            actor: Actor::Human,
+            ..history[1].clone()
+        },
+    );
+    with(
+        1,
+        HistoryEntry {
+            actor: Actor::Dice,
+            mv: None,
+            roll: Some(3),
+            ..history[1].clone()
+        },
+    );
+    with(
+        1,
+        HistoryEntry {
+            ply: 7,
+            ..history[1].clone()
+        },
+    );
+    with(2, history[3].clone());
+    broken_histories.push(history[..3].to_vec());
+    let mut other_state = unrecorded.clone();
+    other_state.state = json!({"board": ["X..", ".O.", "..."], "human_plays": "X"});
+    let mut refused = 0;
+    for h in &broken_histories {
+        let err = unrecorded.clone().rebuild_record(h, solvers()).unwrap_err();
+        assert!(matches!(err, MatchError::Corrupt(_)), "{h:?}: {err}");
+        refused += 1;
+    }
+    let err = other_state.rebuild_record(&history, solvers()).unwrap_err();
+    assert!(matches!(err, MatchError::Corrupt(_)), "{err}");
+    assert_eq!(refused, 8);
+}
+
+#[test]
+fn a_number_square_match_dealt_before_its_deal_was_kept_goes_on_from_its_state() {
+    // Such a row's options say only the size, and its state shows taken
+    // tiles as null: its record starts from that state.
+    let mut rng = StdRng::seed_from_u64(4);
+    let (mut m, mut history) = Match::create(
+        &request("number-square", json!({"size": 4}), 10, false),
+        &ctx(),
+        &mut rng,
+    )
+    .unwrap();
+    let mv = m.legal_moves.as_ref().unwrap()[0].clone();
+    history.extend(m.play(&mv, &ctx(), &mut rng).unwrap());
+    let mut old = Match {
+        options: json!({"size": 4}),
+        saved: None,
+        legal_moves: None,
+        ..m.clone()
+    };
+    old.rebuild_record(&history, solvers()).unwrap();
+    assert_eq!(old.legal_moves, m.legal_moves);
+    let record: Value = serde_json::from_str(old.saved.as_deref().unwrap()).unwrap();
+    assert_eq!(record["moves"], json!([]), "{record}");
+    assert_eq!(record["position"]["board"], m.state["board"], "{record}");
+    // Move after move, it plays as the match it was.
+    while m.status == Status::InProgress {
+        let mv = m.legal_moves.as_ref().unwrap()[0].clone();
+        let mut same = rng.clone();
+        assert_eq!(
+            old.play(&mv, &ctx(), &mut rng).unwrap(),
+            m.play(&mv, &ctx(), &mut same).unwrap()
+        );
+        assert_eq!(old.state, m.state);
+        assert_eq!(old.result, m.result);
     }
 }
 
@@ -876,6 +977,8 @@ fn a_win_in_one(level: u8, seed: u64) -> bool {
         "status": "in_progress",
         "ply": 5,
         "state": {"board": WIN_IN_ONE, "human_plays": "O"},
+        // X (the AI) at 0, 1 and 5, O at 3 and 4: cells numbered row by row.
+        "saved": json!({"options": {"rows": 3, "cols": 3, "k": 3}, "human": 1, "ply": 5, "moves": [0, 3, 1, 4, 5]}).to_string(),
         "result": null
     });
     let mut m = Match::from_value(stored).unwrap();
@@ -943,8 +1046,16 @@ fn pig_level_one_usually_holds_when_holding_wins() {
                 "ai": {"strategy": "best", "level": level},
                 "ai_first": false,
                 "status": "in_progress",
-                "ply": 0,
+                "ply": 12,
                 "state": {"scores": {"human": 0, "ai": 26}, "turn_total": 0, "last_roll": null},
+                // The person held at 0; the AI rolled 6, 6, 6, 6, 2 and held.
+                "saved": json!({
+                    "options": {"goal": 30, "die_sides": 6, "variant": "standard"},
+                    "human": 0,
+                    "ply": 12,
+                    "moves": ["Hold", "Roll", {"Face": 6}, "Roll", {"Face": 6}, "Roll", {"Face": 6},
+                              "Roll", {"Face": 6}, "Roll", {"Face": 2}, "Hold"]
+                }).to_string(),
                 "result": null
             });
             let mut m = Match::from_value(stored).unwrap();

@@ -107,12 +107,20 @@ pub enum MatchError {
     /// A solver broke its promise (500).
     #[error("the AI could not move: {0}")]
     Internal(String),
+    /// A stored match whose record is missing or behind its ply: it is
+    /// rebuilt from its history ([`Match::rebuild_record`]) before it
+    /// moves.
+    #[error("the stored match has no record at its ply")]
+    Unrecorded,
 }
 
 impl MatchError {
     /// True for errors caused by the request (422); false for the server's.
     pub fn is_client_error(&self) -> bool {
-        !matches!(self, MatchError::Corrupt(_) | MatchError::Internal(_))
+        !matches!(
+            self,
+            MatchError::Corrupt(_) | MatchError::Internal(_) | MatchError::Unrecorded
+        )
     }
 }
 
@@ -195,7 +203,8 @@ pub enum EndReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchResult {
     pub winner: Winner,
-    /// None only in matches stored before reasons were recorded.
+    /// None only in rows stored before reasons were recorded, until they
+    /// are rewritten ([`Match::rebuild_record`]).
     #[serde(default)]
     pub reason: Option<EndReason>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -373,16 +382,19 @@ pub struct Match {
     /// The number of history entries so far.
     pub ply: u64,
     /// The game's state object as the API shows it (see the contract);
-    /// written for clients, read back only for a match without `saved`.
+    /// written for clients, never read back (Number Square's from before
+    /// its deal was kept excepted, once, see `TurnGame::unrecorded_start`).
     pub state: Value,
     /// The game's own record of the match (typed options, the person's
     /// seat, every move played), from which the next move rebuilds it.
-    /// None in matches stored before it was kept.
+    /// None in rows stored before it was kept, until they are rewritten
+    /// ([`Match::rebuild_record`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub saved: Option<String>,
     /// The person's legal moves in the move format while the match waits
     /// for them (Nine Square: the empty cells a placement may use); None
-    /// once it is finished, and in matches stored before they were kept.
+    /// once it is finished, and in rows stored before they were kept,
+    /// until they are rewritten.
     #[serde(default)]
     pub legal_moves: Option<Vec<Value>>,
     /// None while in progress.
@@ -396,7 +408,7 @@ pub(crate) struct Progress {
     pub legal_moves: Vec<Value>,
     pub result: Option<MatchResult>,
     /// The match's new [`Match::saved`].
-    pub saved: Option<String>,
+    pub saved: String,
 }
 
 /// The history entries one request adds, numbered on from the match's ply.
@@ -476,7 +488,7 @@ impl Match {
             },
             ply: log.last_ply,
             state: progress.state,
-            saved: progress.saved,
+            saved: Some(progress.saved),
             legal_moves: progress.result.is_none().then_some(progress.legal_moves),
             result: progress.result,
         };
@@ -504,7 +516,7 @@ impl Match {
             Status::InProgress
         };
         self.state = progress.state;
-        self.saved = progress.saved;
+        self.saved = Some(progress.saved);
         self.legal_moves = progress.result.is_none().then_some(progress.legal_moves);
         self.result = progress.result;
         self.ply = log.last_ply;
@@ -540,15 +552,31 @@ impl Match {
         Ok(m)
     }
 
-    /// Fills in what matches stored by an earlier version lack: the reason
-    /// a finished match ended, read off its game and final state.
-    pub fn with_end_reason(mut self) -> Match {
-        if let Some(result) = &mut self.result {
-            if result.reason.is_none() {
-                result.reason = Some(with_game!(self.game, T => T::unrecorded_end_reason(result.winner, &self.state)));
-            }
+    /// True when the match's record is the one at its ply; false for a
+    /// row stored before records were kept, or last moved by a replica of
+    /// such a version.
+    pub fn has_record(&self) -> bool {
+        self.saved
+            .as_deref()
+            .is_some_and(|saved| turns::record_ply(saved) == Some(self.ply))
+    }
+
+    /// Gives a match without a record at its ply the one its `history`
+    /// (every entry, from ply 1) replays to, with the legal moves and the
+    /// result (its end reason) the rules give; a history that does not
+    /// replay to the stored state is [`MatchError::Corrupt`].
+    pub fn rebuild_record(&mut self, history: &[HistoryEntry], solvers: &Solvers) -> Result<(), MatchError> {
+        let progress = with_game!(self.game, T => turns::rebuild::<T>(self, history, solvers)?);
+        let winner = |result: &Option<MatchResult>| result.as_ref().map(|r| r.winner);
+        if winner(&progress.result) != winner(&self.result) {
+            return Err(MatchError::Corrupt(
+                "its history ends otherwise than its result says".to_string(),
+            ));
         }
-        self
+        self.saved = Some(progress.saved);
+        self.legal_moves = progress.result.is_none().then_some(progress.legal_moves);
+        self.result = progress.result;
+        Ok(())
     }
 
     /// The invariants a stored match must keep (its record is replayed

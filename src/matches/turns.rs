@@ -9,12 +9,15 @@
 //! request rebuilds the game by replaying them, each checked against the
 //! rules, so a stored game is always one the rules can reach (OpenSpiel
 //! serialises a state the same way, as its history). A game whose matches
-//! have no bound on their length (Ishitori, Pig) keeps its typed position
-//! instead, so that reading a match back costs the same at any length. The API's `state`
-//! object is only ever written, for clients to read, never parsed back;
-//! except for matches stored before the game's own record was kept, or
-//! last moved by a replica of that earlier version (the record's ply is
-//! then behind the row's), which are still read from it.
+//! have no bound on their length but the server's cap (Ishitori, Pig) keeps
+//! its typed position instead, so that reading a match back costs the same
+//! at any length. The API's `state` object is only ever written, for
+//! clients to read, never parsed back.
+//!
+//! A row whose record is missing or behind its ply (stored before records
+//! were kept, or moved by a replica of such a version) gets one from its
+//! history ([`rebuild`]): every entry read as the game's own move type and
+//! replayed from the opening, and the replay must show the stored state.
 
 use std::borrow::Cow;
 
@@ -26,8 +29,8 @@ use serde_json::Value;
 use crate::core::game::{Game, GameOutcome, Seat, Turn};
 
 use super::engine::{
-    corrupt, AiContext, AiSpec, EndReason, Log, Match, MatchError, MatchResult, MoveBudget, NewMatch, Progress, Scores,
-    Winner,
+    corrupt, Actor, AiContext, AiSpec, EndReason, HistoryEntry, Log, Match, MatchError, MatchResult, MoveBudget,
+    NewMatch, Progress, Scores, Winner,
 };
 use super::levels;
 use super::read;
@@ -82,11 +85,13 @@ pub(crate) trait TurnGame {
     /// The AI's default budget per move (see [`super::MatchLimits`]).
     const MOVE_BUDGET: MoveBudget = MoveBudget::time(1000);
 
-    /// What the record keeps in place of the moves from the opening:
+    /// What a record keeps in place of the moves from the opening:
     /// [`NoPosition`] for games whose matches are as short as their board,
-    /// the game's own position for games whose matches can go on without
-    /// bound (a person may take one stone at a time, or hold at 0).
-    type Position: Serialize + DeserializeOwned;
+    /// the game's own position for games whose matches can go on as long as
+    /// the server lets them (a person may take one stone at a time, or hold
+    /// at 0); for Number Square, the board a match showed before its deal
+    /// was kept in its options (see [`TurnGame::unrecorded_start`]).
+    type Position: Clone + Serialize + DeserializeOwned;
 
     /// The rules of these options, or what is wrong with them (naming the
     /// field); matches and reviews read options through it.
@@ -107,11 +112,18 @@ pub(crate) trait TurnGame {
     fn position(_game: &Self::Game) -> Option<Self::Position> {
         None
     }
-    /// The game at a kept position, checked against the options.
+    /// The game at a record's kept or starting position, checked against
+    /// the options.
     fn at_position(_options: &Self::Rules, _position: Self::Position) -> Result<Self::Game, MatchError> {
         Err(MatchError::Corrupt(
-            "this game keeps its moves, not a position".to_string(),
+            "this game's records start at the opening".to_string(),
         ))
+    }
+    /// Where the record of a match whose opening its options do not say
+    /// starts, read from its stored `state`, with the person's seat (see
+    /// [`TurnGame::Position`]); None for every game whose options say it.
+    fn unrecorded_start(_options: &Self::Rules, _state: &Value) -> Option<Result<(Self::Position, Seat), MatchError>> {
+        None
     }
     /// The opening position of a new match, refusing one the AI could not
     /// play (checked once, at the start).
@@ -120,9 +132,6 @@ pub(crate) trait TurnGame {
     }
     /// The API's `state` object; `human` is the person's seat.
     fn state_json(game: &Self::Game, human: Seat) -> Value;
-    /// A state stored before [`Saved`] records were kept back into the game
-    /// and the person's seat.
-    fn parse_state(options: &Self::Rules, state: &Value) -> Result<(Self::Game, Seat), MatchError>;
     /// A client's move as the game's, checked against the rules.
     fn game_move(game: &Self::Game, mv: &Self::Move) -> Result<<Self::Game as Game>::Move, MatchError>;
     /// The game's move as a client writes it.
@@ -158,15 +167,6 @@ pub(crate) trait TurnGame {
             GameOutcome::Draw => EndReason::BoardFull,
         }
     }
-    /// Why a match stored before end reasons were recorded ended, from its
-    /// winner and final state object; for the line games a draw is a full
-    /// board and a win a line.
-    fn unrecorded_end_reason(winner: Winner, _state: &Value) -> EndReason {
-        match winner {
-            Winner::Draw => EndReason::BoardFull,
-            Winner::Human | Winner::Ai => EndReason::Line,
-        }
-    }
     /// What the API shows of a stored options or state object; most games
     /// show it as stored.
     fn shown(stored: &Value) -> Cow<'_, Value> {
@@ -186,6 +186,11 @@ pub(crate) trait TurnGame {
     /// Games with dice: the server's roll at a chance turn, and the face it
     /// shows (the history's `roll`). None for games without dice.
     fn roll(_game: &Self::Game, _rng: &mut dyn RngCore) -> Option<(<Self::Game as Game>::Move, u32)> {
+        None
+    }
+    /// The chance outcome a die's face stands for (the inverse of
+    /// [`TurnGame::roll`]'s pair); None for games without dice.
+    fn face_outcome(_game: &Self::Game, _face: u32) -> Option<<Self::Game as Game>::Move> {
         None
     }
 }
@@ -263,36 +268,35 @@ struct Saved<O, P, M> {
     options: O,
     human: Seat,
     /// The match's ply when the record was written. A record behind the
-    /// row's ply was left there by a replica of an earlier version, which
-    /// moves without writing records; it is not read.
+    /// row's ply was left there by a replica of an earlier version; it is
+    /// not read, and the row's history rebuilds it.
     ply: u64,
-    /// Where the moves start from: the game's kept position (see
-    /// [`TurnGame::Position`]), or the opening when absent.
+    /// Where the moves start from when not the opening (see
+    /// [`TurnGame::Position`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     position: Option<P>,
     moves: Vec<M>,
 }
 
 /// The [`TurnGame::Position`] of games that keep their moves.
-#[derive(Serialize, Deserialize)]
+#[derive(Clone, Serialize, Deserialize)]
 pub(crate) enum NoPosition {}
 
-/// A match of `T` in play: its options, the person's seat, the game and
-/// the moves that led to it from the opening (None for a match stored
-/// before [`Saved`] records were kept: it goes on without).
+/// A match of `T` in play: its options, the person's seat, where its
+/// record starts (None: the opening), the game and the moves that led to
+/// it from there.
 struct InPlay<T: TurnGame> {
     options: T::Rules,
     human: Seat,
+    start: Option<T::Position>,
     game: T::Game,
-    moves: Option<Vec<<T::Game as Game>::Move>>,
+    moves: Vec<<T::Game as Game>::Move>,
 }
 
 impl<T: TurnGame> InPlay<T> {
     fn play(&mut self, mv: <T::Game as Game>::Move) {
         self.game.play(mv);
-        if let Some(moves) = &mut self.moves {
-            moves.push(mv);
-        }
+        self.moves.push(mv);
     }
 }
 
@@ -314,35 +318,35 @@ fn restore<T: TurnGame>(saved: &str, ply: u64) -> Result<Option<InPlay<T>>, Matc
     if saved.ply != ply {
         return Ok(None);
     }
-    let mut game = match saved.position {
-        Some(position) => T::at_position(&saved.options, position),
+    let game = match &saved.position {
+        Some(position) => T::at_position(&saved.options, position.clone()),
         None => T::opening(&saved.options),
     }
     .map_err(corrupt)?;
+    let mut in_play = InPlay {
+        options: saved.options,
+        human: saved.human,
+        start: saved.position,
+        game,
+        moves: Vec::with_capacity(saved.moves.len()),
+    };
     for (index, &mv) in saved.moves.iter().enumerate() {
-        if !offered(&game, mv) {
+        if !offered(&in_play.game, mv) {
             return Err(MatchError::Corrupt(format!(
                 "saved: move {index} ({mv:?}) is not legal"
             )));
         }
-        game.play(mv);
+        in_play.play(mv);
     }
-    Ok(Some(InPlay {
-        options: saved.options,
-        human: saved.human,
-        game,
-        moves: Some(saved.moves),
-    }))
+    Ok(Some(in_play))
 }
 
-/// The record [`restore`] reads back at `ply`; None for a match read from
-/// its state whose game keeps its moves (they are not known).
-fn save<T: TurnGame>(in_play: InPlay<T>, ply: u64) -> Result<Option<String>, MatchError> {
-    let position = T::position(&in_play.game);
-    let moves = match (&position, in_play.moves) {
-        (Some(_), _) => Vec::new(),
-        (None, Some(moves)) => moves,
-        (None, None) => return Ok(None),
+/// The record [`restore`] reads back at `ply`: the game's position where
+/// it keeps one, else where the record starts and the moves since.
+fn save<T: TurnGame>(in_play: InPlay<T>, ply: u64) -> Result<String, MatchError> {
+    let (position, moves) = match T::position(&in_play.game) {
+        Some(position) => (Some(position), Vec::new()),
+        None => (in_play.start, in_play.moves),
     };
     let saved = Saved {
         options: in_play.options,
@@ -351,9 +355,7 @@ fn save<T: TurnGame>(in_play: InPlay<T>, ply: u64) -> Result<Option<String>, Mat
         position,
         moves,
     };
-    serde_json::to_string(&saved)
-        .map(Some)
-        .map_err(|e| MatchError::Internal(format!("the match could not be saved: {e}")))
+    serde_json::to_string(&saved).map_err(|e| MatchError::Internal(format!("the match could not be saved: {e}")))
 }
 
 /// The AI moves and the dice roll while it is their turn; then the match
@@ -428,30 +430,100 @@ pub(crate) fn start<T: TurnGame>(
         game: T::new_game(&options, ctx)?,
         options,
         human: Seat::from(ai_first),
-        moves: Some(Vec::new()),
+        start: None,
+        moves: Vec::new(),
     };
     answer(&mut in_play, ai, ctx, rng, log)?;
     Ok((shown_options, progress(in_play, log.ply())?))
 }
 
-/// The stored match of `T` as the game sees it: from its record, or for a
-/// match whose record is missing or behind (stored or last moved by an
-/// earlier version), from the options and state the API shows.
-fn resume<T: TurnGame>(stored: &Match, ctx: &AiContext) -> Result<InPlay<T>, MatchError> {
-    if let Some(saved) = &stored.saved {
-        if let Some(in_play) = restore::<T>(saved, stored.ply)? {
-            return Ok(in_play);
-        }
+/// The stored match of `T` as the game sees it, from its record; a record
+/// missing or behind the row's ply is [`MatchError::Unrecorded`] (the
+/// caller rebuilds it from the history, see [`rebuild`]).
+fn resume<T: TurnGame>(stored: &Match) -> Result<InPlay<T>, MatchError> {
+    match &stored.saved {
+        Some(saved) => restore::<T>(saved, stored.ply)?.ok_or(MatchError::Unrecorded),
+        None => Err(MatchError::Unrecorded),
     }
-    let stored_options: T::Options = read::required(&stored.options, "options").map_err(corrupt)?;
-    let options = T::rules(stored_options, ctx.solvers).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
-    let (game, human) = T::parse_state(&options, &stored.state).map_err(corrupt)?;
-    Ok(InPlay {
-        options,
-        human,
-        game,
-        moves: None,
-    })
+}
+
+/// A stored match of `T` as its history replays it: from the opening its
+/// options say (or, where they do not say it, the start its state shows),
+/// each entry read as the game's own move type and checked against the
+/// rules. What it shows must be what the row shows; then its record, legal
+/// moves and result are the row's.
+pub(crate) fn rebuild<T: TurnGame>(
+    stored: &Match,
+    history: &[HistoryEntry],
+    solvers: &Solvers,
+) -> Result<Progress, MatchError> {
+    let options: T::Options = read::required(&stored.options, "options").map_err(corrupt)?;
+    let rules = T::rules(options, solvers).map_err(|e| MatchError::Corrupt(format!("options: {e}")))?;
+    if let Some(start) = T::unrecorded_start(&rules, &stored.state) {
+        // Nothing before this start replays: the record starts at the
+        // row's ply, with no moves.
+        let (position, human) = start.map_err(corrupt)?;
+        let in_play = InPlay::<T> {
+            game: T::at_position(&rules, position.clone()).map_err(corrupt)?,
+            options: rules,
+            human,
+            start: Some(position),
+            moves: Vec::new(),
+        };
+        return progress(in_play, stored.ply);
+    }
+    let mut in_play = InPlay::<T> {
+        game: T::opening(&rules).map_err(corrupt)?,
+        options: rules,
+        human: Seat::from(stored.ai_first),
+        start: None,
+        moves: Vec::new(),
+    };
+    for (index, entry) in history.iter().enumerate() {
+        let replayed = if entry.ply == index as u64 + 1 {
+            replay_entry(&mut in_play, entry)
+        } else {
+            Err("entries are not numbered 1, 2, 3, ...".to_string())
+        };
+        replayed.map_err(|e| MatchError::Corrupt(format!("history at ply {}: {e}", entry.ply)))?;
+    }
+    let rebuilt = progress(in_play, stored.ply)?;
+    if history.len() as u64 != stored.ply || rebuilt.state != stored.state {
+        return Err(MatchError::Corrupt(
+            "its history does not replay to its state".to_string(),
+        ));
+    }
+    Ok(rebuilt)
+}
+
+/// One history entry played on `in_play`: a roll as the chance outcome its
+/// face stands for, a move as the game reads its `move` object.
+fn replay_entry<T: TurnGame>(in_play: &mut InPlay<T>, entry: &HistoryEntry) -> Result<(), String> {
+    match (entry.actor, &entry.mv, entry.roll) {
+        (Actor::Dice, None, Some(face)) => {
+            let outcome = T::face_outcome(&in_play.game, face)
+                .filter(|&outcome| in_play.game.turn() == Turn::Chance && offered(&in_play.game, outcome))
+                .ok_or_else(|| format!("a roll of {face} is not a chance outcome here"))?;
+            in_play.play(outcome);
+        }
+        (actor @ (Actor::Human | Actor::Ai), Some(mv), None) => {
+            let seat = if actor == Actor::Human {
+                in_play.human
+            } else {
+                1 - in_play.human
+            };
+            if in_play.game.turn() != Turn::Player(seat) {
+                return Err(format!("it is not the {actor:?} player's turn"));
+            }
+            let moves = T::parse_turn(&in_play.game, mv).map_err(|e| e.to_string())?;
+            check_in_a_row(&in_play.game, &moves)?;
+            for mv in moves {
+                in_play.play(mv);
+            }
+        }
+        _ => return Err("neither a move nor a roll".to_string()),
+    }
+    Ok(())
 }
 
 /// The person's move in a stored match of `T` (refused if illegal), then
@@ -463,7 +535,7 @@ pub(crate) fn play<T: TurnGame>(
     rng: &mut dyn RngCore,
     log: &mut Log,
 ) -> Result<Progress, MatchError> {
-    let mut in_play = resume::<T>(stored, ctx)?;
+    let mut in_play = resume::<T>(stored)?;
     let human = in_play.human;
     if in_play.game.turn() != Turn::Player(human) {
         return Err(MatchError::Corrupt("state: it is not the person's turn".to_string()));
@@ -481,4 +553,13 @@ pub(crate) fn play<T: TurnGame>(
     }
     answer(&mut in_play, &stored.ai, ctx, rng, log)?;
     progress(in_play, log.ply())
+}
+
+/// The ply a record was written at; None for text that is not a record.
+pub(crate) fn record_ply(saved: &str) -> Option<u64> {
+    #[derive(Deserialize)]
+    struct Ply {
+        ply: u64,
+    }
+    serde_json::from_str::<Ply>(saved).ok().map(|p| p.ply)
 }

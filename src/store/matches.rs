@@ -59,6 +59,11 @@ fn ply_column(ply: u64) -> i64 {
     i64::try_from(ply).unwrap_or(i64::MAX)
 }
 
+/// The `saved_ply` column: the match's ply where it has a record.
+fn saved_ply(m: &Match) -> Option<i64> {
+    m.saved.as_ref().map(|_| ply_column(m.ply))
+}
+
 fn status_text(status: Status) -> &'static str {
     match status {
         Status::InProgress => "in_progress",
@@ -115,7 +120,6 @@ fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
         result,
     };
     m.check().map_err(|e| corrupt("match", e))?;
-    let m = m.with_end_reason();
     Ok(StoredMatch {
         id: row.try_get("id")?,
         token_hash: row.try_get("token_hash")?,
@@ -219,6 +223,38 @@ impl Store {
         discard_on_error(&mut conn, result)
     }
 
+    /// The ids of matches without a record at their ply (see
+    /// `saved_ply`), at most `limit` of them.
+    pub async fn unrecorded_matches(&self, limit: u64) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query(
+            "SELECT id FROM matches WHERE saved IS NULL OR saved_ply IS NULL OR saved_ply <> ply ORDER BY id LIMIT $1",
+        )
+        .bind(ply_column(limit))
+        .fetch_all(&self.pool)
+        .await?;
+        rows.iter().map(|row| Ok(row.try_get("id")?)).collect()
+    }
+
+    /// Writes a match's record (with the legal moves and result it gives),
+    /// provided its ply is still `m.ply`: false when a move came first.
+    pub async fn save_record(&self, id: &str, m: &Match) -> Result<bool, StoreError> {
+        let mut conn = self.pool.acquire().await?;
+        let result = sqlx::query(
+            "UPDATE matches SET saved = $1, saved_ply = $2, legal_moves = $3, result = $4 WHERE id = $5 AND ply = $6",
+        )
+        .bind(m.saved.as_deref())
+        .bind(saved_ply(m))
+        .bind(m.legal_moves.as_ref().map(to_json))
+        .bind(m.result.as_ref().map(to_json))
+        .bind(id)
+        .bind(ply_column(m.ply))
+        .execute(&mut *conn)
+        .await
+        .map(|done| done.rows_affected() == 1)
+        .map_err(StoreError::from);
+        discard_on_error(&mut conn, result)
+    }
+
     /// Deletes finished matches last changed before `finished_before`, and
     /// matches in progress untouched since `idle_before` (both RFC 3339 UTC
     /// text in the same format as stored, so text order is time order).
@@ -266,7 +302,8 @@ async fn insert_match_on(
     let mut tx = conn.begin().await?;
     sqlx::query(
         "INSERT INTO matches (id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, \
-         result, created_at, updated_at, saved) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+         result, created_at, updated_at, saved, saved_ply) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
     )
     .bind(id)
     .bind(m.game.as_str())
@@ -282,6 +319,7 @@ async fn insert_match_on(
     .bind(now)
     .bind(now)
     .bind(m.saved.as_deref())
+    .bind(saved_ply(m))
     .execute(&mut *tx)
     .await?;
     insert_events(&mut tx, id, events).await?;
@@ -301,7 +339,7 @@ async fn save_move_on(
     let mut tx = conn.begin().await?;
     let updated = sqlx::query(
         "UPDATE matches SET status = $1, ply = $2, state = $3, legal_moves = $4, result = $5, updated_at = $6, \
-         saved = $7 WHERE id = $8 AND ply = $9",
+         saved = $7, saved_ply = $8 WHERE id = $9 AND ply = $10",
     )
     .bind(status_text(m.status))
     .bind(ply_column(m.ply))
@@ -310,6 +348,7 @@ async fn save_move_on(
     .bind(m.result.as_ref().map(to_json))
     .bind(now)
     .bind(m.saved.as_deref())
+    .bind(saved_ply(m))
     .bind(id)
     .bind(ply_column(expected_ply))
     .execute(&mut *tx)

@@ -123,6 +123,16 @@ pub async fn spawn_app() -> TestApp {
     spawn_app_on(TestDb::Sqlite, |_| {}).await
 }
 
+/// An app on SQLite whose database is migrated and that says it is ready:
+/// a test that stores matches then never races the start-up migrations
+/// (on a loaded machine they can take seconds).
+pub async fn spawn_ready_app() -> TestApp {
+    let app = spawn_app().await;
+    let ready = app.wait_ready().await;
+    assert_eq!(ready.status, StatusCode::OK, "{}", String::from_utf8_lossy(&ready.body));
+    app
+}
+
 pub async fn spawn_app_on(db: TestDb, adjust: impl FnOnce(&mut Config)) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let mut config = test_config(dir.path());
@@ -157,7 +167,7 @@ impl TestApp {
     /// Polls /readyz until it answers 200 (or gives up and returns the last answer).
     pub async fn wait_ready(&self) -> TestResponse {
         let mut last = self.get("/readyz").await;
-        for _ in 0..100 {
+        for _ in 0..300 {
             if last.status == StatusCode::OK {
                 break;
             }

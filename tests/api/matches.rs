@@ -47,7 +47,8 @@ on_both_databases!(
     finished_matches_are_purged_after_their_retention,
     since_returns_only_the_later_history,
     ishitori_heaps_beyond_2_to_the_53_come_with_decimal_strings,
-    a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_state,
+    a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_history,
+    rows_without_records_are_rewritten_from_their_history_at_start_up,
 );
 
 /// Runs `sql` with `$1` bound to `id` on the app's database.
@@ -59,6 +60,17 @@ async fn alter_row(app: &TestApp, sql: &str, id: &str) {
     let done = sqlx::query(sql).bind(id).execute(&mut conn).await.unwrap();
     assert_eq!(done.rows_affected(), 1, "{sql}");
 }
+
+/// The number `sql` counts on the app's database.
+async fn count(app: &TestApp, sql: &str) -> i64 {
+    use sqlx::{Connection, Row};
+    sqlx::any::install_default_drivers();
+    let url = app.state.config.database_url.clone().expect("a database");
+    let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+    sqlx::query(sql).fetch_one(&mut conn).await.unwrap().get::<i64, _>(0)
+}
+
+const UNRECORDED: &str = "SELECT COUNT(*) FROM matches WHERE saved IS NULL OR saved_ply IS NULL OR saved_ply <> ply";
 
 async fn app_on(db: TestDb) -> TestApp {
     // Concurrent moves wait for a search worker rather than getting 503 on
@@ -409,7 +421,7 @@ async fn every_game_plays_to_the_end_with_a_consistent_history(db: TestDb) {
     }
 }
 
-async fn a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_state(db: TestDb) {
+async fn a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_history(db: TestDb) {
     let app = app_on(db).await;
     let m = create(&app, json!({"game": "tictactoe"})).await;
     // A shown state the rules could never reach: were it read back, the
@@ -426,9 +438,15 @@ async fn a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_state(
     assert_eq!(board.matches('X').count(), 1, "{board}");
     assert_eq!(board.matches('O').count(), 1, "{board}");
 
-    // A row written before the record was kept (no `saved`) goes on from
-    // the state it shows.
-    alter_row(&app, "UPDATE matches SET saved = NULL WHERE id = $1", &m.id).await;
+    // A row written before the record was kept (no `saved`) gets it from
+    // its history, then moves.
+    alter_row(
+        &app,
+        "UPDATE matches SET saved = NULL, saved_ply = NULL WHERE id = $1",
+        &m.id,
+    )
+    .await;
+    assert_eq!(count(&app, UNRECORDED).await, 1);
     let before = get(&app, &m).await;
     let mv = some_legal_move("tictactoe", &before["state"], &before["options"]);
     let r = send_move(&app, &m, &before["ply"], mv).await;
@@ -436,6 +454,95 @@ async fn a_move_rebuilds_the_game_from_its_record_and_old_rows_from_their_state(
     let board = r.json()["state"]["board"].to_string();
     assert_eq!(board.matches('X').count(), 2, "{board}");
     assert_eq!(board.matches('O').count(), 2, "{board}");
+    assert_eq!(count(&app, UNRECORDED).await, 0);
+
+    // A row whose history does not replay to what it shows is the store's
+    // fault: 500, and the row is left as it is.
+    alter_row(&app, "UPDATE matches SET saved = NULL WHERE id = $1", &m.id).await;
+    alter_row(
+        &app,
+        "UPDATE match_events SET move = '{\"row\":0,\"col\":0}' WHERE match_id = $1 AND ply = 1",
+        &m.id,
+    )
+    .await;
+    let before = get(&app, &m).await;
+    let mv = some_legal_move("tictactoe", &before["state"], &before["options"]);
+    let r = send_move(&app, &m, &before["ply"], mv).await;
+    assert_eq!(
+        r.status,
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "{}",
+        String::from_utf8_lossy(&r.body)
+    );
+    assert_eq!(get(&app, &m).await, before);
+}
+
+async fn rows_without_records_are_rewritten_from_their_history_at_start_up(db: TestDb) {
+    let old = app_on(db).await;
+    let games = [
+        json!({"game": "tictactoe"}),
+        json!({"game": "pig", "options": {"goal": 20}}),
+        json!({"game": "ishitori", "options": {"heaps": [4, 5]}}),
+        json!({"game": "nine-square"}),
+        json!({"game": "connect-four", "ai_first": true}),
+        json!({"game": "othello", "options": {"size": 4}}),
+        json!({"game": "number-square", "options": {"size": 3}}),
+    ];
+    let mut matches = Vec::new();
+    for request in games {
+        let m = create(&old, request).await;
+        let now = get(&old, &m).await;
+        let r = send_move(&old, &m, &now["ply"], a_legal_move(&now)).await;
+        assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+        matches.push(m);
+    }
+    // As a version before records (and end reasons) were kept left them.
+    let shown_before = {
+        let mut shown = Vec::new();
+        for m in &matches {
+            shown.push(get(&old, m).await);
+        }
+        shown
+    };
+    alter_all(&old, "UPDATE matches SET saved = NULL, saved_ply = NULL").await;
+    assert_eq!(count(&old, UNRECORDED).await, matches.len() as i64);
+
+    // A server started on that database rewrites every row once.
+    let url = old.state.config.database_url.clone().unwrap();
+    let new = app_on(TestDb::Url(url)).await;
+    let mut waited = 0;
+    while count(&new, UNRECORDED).await > 0 {
+        assert!(waited < 300, "the rows were not rewritten within 30 s");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += 1;
+    }
+    for (m, before) in matches.iter().zip(&shown_before) {
+        let now = get(&new, m).await;
+        assert_eq!(&now, before, "a rewritten row shows what it showed");
+        if now["status"] == "in_progress" {
+            let r = send_move(&new, m, &now["ply"], a_legal_move(&now)).await;
+            assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+        }
+    }
+}
+
+/// A move the match offers: its first legal move, or for the games whose
+/// move is more than one (a roll's placements, a decision) one made by
+/// their rules.
+fn a_legal_move(m: &Value) -> Value {
+    match m["game"].as_str().unwrap() {
+        game @ ("pig" | "nine-square") => some_legal_move(game, &m["state"], &m["options"]),
+        _ => m["legal_moves"][0].clone(),
+    }
+}
+
+/// Runs `sql` (no parameters) on the app's database.
+async fn alter_all(app: &TestApp, sql: &str) {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let url = app.state.config.database_url.clone().expect("a database");
+    let mut conn = sqlx::AnyConnection::connect(&url).await.unwrap();
+    sqlx::query(sql).execute(&mut conn).await.unwrap();
 }
 
 async fn tokens_are_checked(db: TestDb) {

@@ -6,7 +6,7 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, TestApp, TestResponse};
+use crate::helpers::{spawn_app, spawn_ready_app, TestApp, TestResponse};
 
 const EMPTY: char = '.';
 
@@ -225,7 +225,7 @@ async fn authorized(app: &TestApp, method: Method, path: &str, token: &str, body
 
 #[tokio::test]
 async fn an_othello_match_plays_to_the_end_with_passes_recorded_and_is_reviewed() {
-    let app = spawn_app().await;
+    let app = spawn_ready_app().await;
     let mut passes = 0;
     let mut finished = 0;
     // The AI first and second, at a low level so that the games differ.

@@ -10,7 +10,7 @@ use axum::http::{Method, StatusCode};
 use kibitz::games::pig::{PigRules, Variant};
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb};
+use crate::helpers::{spawn_app, spawn_app_on, spawn_ready_app, TestApp, TestDb};
 use crate::matches::authorized;
 
 // ---------------------------------------------------------------------------
@@ -662,7 +662,7 @@ async fn big_boards_get_estimates_marked_inexact() {
 
 #[tokio::test]
 async fn pig_review_values_are_the_tables_win_probabilities() {
-    let app = spawn_app().await;
+    let app = spawn_ready_app().await;
     let rules = PigRules::new(20, 6, Variant::Standard, 200).unwrap();
     let table = kibitz::games::pig::solve::solve(&rules);
     // a and b each roll 6, 6, 5 and hold at 17; a rolls a 1 (the turn ends,

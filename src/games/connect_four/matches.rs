@@ -12,7 +12,6 @@ use crate::arena::games::ArenaGame;
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
 use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
-use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
@@ -59,20 +58,10 @@ pub struct ColumnMove {
 }
 
 /// A match's `state` object.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct State {
     board: Vec<String>,
     human_plays: String,
-}
-
-fn seat_named(name: &str) -> Result<Seat, MatchError> {
-    match name {
-        "X" => Ok(0),
-        "O" => Ok(1),
-        _ => Err(MatchError::Corrupt(
-            "state.human_plays must be \"X\" or \"O\"".to_string(),
-        )),
-    }
 }
 
 /// A column's value on the levels' scale from the mover's score.
@@ -133,17 +122,6 @@ impl TurnGame for ConnectFourMatch {
             board: game.rows(),
             human_plays: symbol(human).to_string(),
         })
-    }
-
-    fn parse_state(shape: &Shape, state: &Value) -> Result<(ConnectFour, Seat), MatchError> {
-        let state: State = read::required(state, "state")?;
-        let human = seat_named(&state.human_plays)?;
-        let game = ConnectFour::from_rows(&state.board, Some(i64::from(shape.k)))
-            .map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        if game.shape() != *shape {
-            return Err(MatchError::Corrupt("state.board does not fit the options".to_string()));
-        }
-        Ok((game, human))
     }
 
     fn game_move(game: &ConnectFour, mv: &ColumnMove) -> Result<u32, MatchError> {

@@ -17,8 +17,7 @@ use crate::core::game::{GameOutcome, Seat};
 use crate::solve::limits::SearchLimits;
 
 use crate::arena::games::ArenaGame;
-use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Winner};
-use crate::matches::read;
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError};
 use crate::matches::turns::{Candidate, Choice, TurnGame};
 use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
@@ -36,7 +35,7 @@ pub(crate) struct IshitoriMatch;
 
 /// What a match's record keeps: a person may take one stone at a time from
 /// a heap of 2^64-1, so the heaps, not the moves that led to them.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct KeptHeaps {
     heaps: Heaps,
     mover: Seat,
@@ -133,8 +132,7 @@ impl TakeMove {
 }
 
 /// A match's `state` object: the heaps.
-#[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Serialize)]
 struct State {
     #[serde(skip_serializing_if = "Option::is_none")]
     remaining: Option<HeapSize>,
@@ -163,27 +161,6 @@ fn limits(ctx: &AiContext) -> SearchLimits {
 
 fn game_with(rules: &Rules, heaps: Heaps) -> Result<Game, MatchError> {
     Game::new(rules.take.clone(), rules.misere, heaps).map_err(|e| MatchError::Options(e.to_string()))
-}
-
-fn parse_state(rules: &Rules, state: &Value) -> Result<Game, MatchError> {
-    let state: State = read::required(state, "state")?;
-    let size = |h: &HeapSize, field: &str| h.value(field).map_err(|e| MatchError::Corrupt(e.to_string()));
-    let heaps = match (&state.remaining, &state.heaps, &rules.start) {
-        (Some(n), None, Heaps::One(_)) => Heaps::One(size(n, "state.remaining")?),
-        (None, Some(list), Heaps::Several(start)) if list.len() == start.len() => Heaps::Several(
-            list.iter()
-                .map(|h| size(h, "state.heaps"))
-                .collect::<Result<Vec<u64>, MatchError>>()?,
-        ),
-        _ => return Err(MatchError::Corrupt("state does not fit the options' heaps".to_string())),
-    };
-    let game = game_with(rules, heaps)?;
-    if game.is_over() {
-        return Err(MatchError::Corrupt(
-            "state: the game is over but the match is not".to_string(),
-        ));
-    }
-    Ok(game)
 }
 
 /// The value of leaving `child` to the opponent, on the levels' scale.
@@ -312,11 +289,6 @@ impl TurnGame for IshitoriMatch {
         json!(State::of(game.position().heaps()))
     }
 
-    /// The person, to move, takes seat 0 (the rules are the same for both).
-    fn parse_state(rules: &Rules, state: &Value) -> Result<(Ishitori, Seat), MatchError> {
-        Ok((Ishitori::new(parse_state(rules, state)?, 0), 0))
-    }
-
     fn game_move(game: &Ishitori, mv: &TakeMove) -> Result<Move, MatchError> {
         mv.legal_in(game.position()).map_err(MatchError::IllegalMove)
     }
@@ -335,10 +307,6 @@ impl TurnGame for IshitoriMatch {
     }
 
     fn end_reason(_: &Ishitori, _: GameOutcome) -> EndReason {
-        EndReason::NoMove
-    }
-
-    fn unrecorded_end_reason(_: Winner, _: &Value) -> EndReason {
         EndReason::NoMove
     }
 }
@@ -376,6 +344,7 @@ fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Mov
 mod tests {
     use super::*;
     use crate::games::ishitori::HEAP_SIZE_EXPECTED;
+    use crate::matches::read;
 
     fn options_error(value: Value) -> String {
         let options: Options = read::required(&value, "options").unwrap();

@@ -16,7 +16,7 @@ use crate::arena::players::Chooser;
 use crate::arena::strategy::Strategy;
 use crate::arena::ArenaError;
 use crate::core::game::{GameOutcome, Seat};
-use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores, Winner};
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores};
 use crate::matches::levels;
 use crate::matches::read;
 use crate::matches::turns::{NoPosition, TurnGame};
@@ -73,7 +73,7 @@ struct Placements {
 }
 
 /// A match's `state` object.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct State {
     board: Vec<String>,
     human_plays: String,
@@ -198,13 +198,6 @@ impl TurnGame for NineSquareMatch {
         })
     }
 
-    fn parse_state(_: &(), state: &Value) -> Result<(Game, Seat), MatchError> {
-        let state: State = read::required(state, "state")?;
-        let position = Position::parse(&state.board, &state.human_plays, state.dice.unwrap_or(0))
-            .map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        Ok((Game::from_position(&position), position.player().seat()))
-    }
-
     /// One mark (the format of `legal_moves`).
     fn game_move(game: &Game, mv: &Cell) -> Result<NineSquareMove, MatchError> {
         let at = usize::try_from(mv.row)
@@ -267,10 +260,6 @@ impl TurnGame for NineSquareMatch {
         EndReason::BoardFull
     }
 
-    fn unrecorded_end_reason(_: Winner, _: &Value) -> EndReason {
-        EndReason::BoardFull
-    }
-
     fn scores(game: &Game, human: Seat) -> Option<Scores> {
         let score = game.board().score();
         let human = Player::of_seat(human);
@@ -283,5 +272,9 @@ impl TurnGame for NineSquareMatch {
     fn roll(_game: &Game, rng: &mut dyn RngCore) -> Option<(NineSquareMove, u32)> {
         let face = rng.gen_range(1..=DIE_FACES);
         Some((NineSquareMove::Roll(face), u32::from(face)))
+    }
+
+    fn face_outcome(_game: &Game, face: u32) -> Option<NineSquareMove> {
+        u8::try_from(face).ok().map(NineSquareMove::Roll)
     }
 }

@@ -14,9 +14,9 @@ use crate::arena::strategy::Strategy;
 use crate::arena::ArenaError;
 use crate::core::game::Game;
 use crate::core::game::{GameOutcome, Seat};
-use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores, Winner};
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores};
 use crate::matches::read;
-use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
+use crate::matches::turns::{Candidate, Choice, TurnGame};
 use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
 
@@ -106,7 +106,16 @@ impl TileMove {
     }
 }
 
-/// A match's `state` object.
+/// Where the record of a match stored before its deal was kept starts:
+/// the board (taken tiles null) and the scores, person first.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct UndealtStart {
+    board: Vec<Vec<Option<i64>>>,
+    scores: [i64; 2],
+}
+
+/// A match's `state` object (read back only by
+/// [`TurnGame::unrecorded_start`]).
 #[derive(Serialize, Deserialize)]
 struct State {
     board: Vec<Vec<Option<i64>>>,
@@ -157,7 +166,7 @@ impl TurnGame for NumberSquareMatch {
     type Options = Options;
     type Rules = Deal;
     type Move = TileMove;
-    type Position = NoPosition;
+    type Position = UndealtStart;
     /// Exact on small boards.
     const MOVE_BUDGET: MoveBudget = MoveBudget {
         time: Duration::from_millis(300),
@@ -214,10 +223,23 @@ impl TurnGame for NumberSquareMatch {
 
     /// A match in progress waits for the person, so the person is the
     /// mover; which seat they had at the start does not matter to the rules.
-    fn parse_state(_deal: &Deal, state: &Value) -> Result<(NumberSquare, Seat), MatchError> {
-        let state: State = read::required(state, "state")?;
-        let board = Board::from_rows(&state.board).map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        Ok((NumberSquare::new(board, [state.scores.human, state.scores.ai], 0), 0))
+    /// A match stored before its deal was kept in its options: the tiles
+    /// taken show as null, so its history cannot replay; its record starts
+    /// from the board and scores its state shows, the person to move.
+    fn unrecorded_start(deal: &Deal, state: &Value) -> Option<Result<(UndealtStart, Seat), MatchError>> {
+        let Deal::Shuffled(_) = deal else {
+            return None;
+        };
+        let start = read::required::<State>(state, "state").map(|state| UndealtStart {
+            board: state.board,
+            scores: [state.scores.human, state.scores.ai],
+        });
+        Some(start.map(|start| (start, 0)))
+    }
+
+    fn at_position(_deal: &Deal, start: UndealtStart) -> Result<NumberSquare, MatchError> {
+        let board = Board::from_rows(&start.board).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        Ok(NumberSquare::new(board, start.scores, 0))
     }
 
     fn game_move(game: &NumberSquare, mv: &TileMove) -> Result<Tile, MatchError> {
@@ -249,20 +271,6 @@ impl TurnGame for NumberSquareMatch {
         match game.board().end() {
             Some(GameEnd::TopToBottomPath | GameEnd::LeftToRightPath) => EndReason::CrossingPath,
             _ => EndReason::AllTaken,
-        }
-    }
-
-    /// Every tile taken (all null) or a crossing path.
-    fn unrecorded_end_reason(_: Winner, state: &Value) -> EndReason {
-        let all_taken = state["board"].as_array().is_some_and(|rows| {
-            rows.iter()
-                .flat_map(|r| r.as_array().into_iter().flatten())
-                .all(Value::is_null)
-        });
-        if all_taken {
-            EndReason::AllTaken
-        } else {
-            EndReason::CrossingPath
         }
     }
 

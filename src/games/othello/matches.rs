@@ -11,9 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::analyse::OthelloEngine;
-use super::board::{symbol, Othello, BLACK};
+use super::board::{symbol, Othello};
 use super::geometry::Size;
-use super::parse::parse_position;
 use super::players::{greedy_move, level_settings, level_value};
 use super::square::OthelloMove;
 use crate::arena::games::{ArenaGame, Player};
@@ -21,8 +20,7 @@ use crate::arena::players::Chooser;
 use crate::arena::strategy::Strategy;
 use crate::arena::ArenaError;
 use crate::core::game::{GameOutcome, Seat};
-use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores, Winner};
-use crate::matches::read;
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores};
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
@@ -53,7 +51,7 @@ impl Options {
 }
 
 /// A match's `state` object.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct State {
     board: Vec<String>,
     to_move: Option<String>,
@@ -93,22 +91,6 @@ impl TurnGame for OthelloMatch {
             to_move: Some(symbol(game.to_move()).to_string()),
             human_plays: symbol(human).to_string(),
         })
-    }
-
-    fn parse_state(size: &Size, state: &Value) -> Result<(Othello, Seat), MatchError> {
-        let state: State = read::required(state, "state")?;
-        let human = match state.human_plays.as_str() {
-            "X" => BLACK,
-            "O" => 1 - BLACK,
-            _ => {
-                return Err(MatchError::Corrupt(
-                    "state.human_plays must be \"X\" or \"O\"".to_string(),
-                ))
-            }
-        };
-        let game = parse_position(Some(i64::from(size.side())), &state.board, state.to_move.as_deref())
-            .map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        Ok((game, human))
     }
 
     fn game_move(game: &Othello, mv: &OthelloMove) -> Result<OthelloMove, MatchError> {
@@ -151,10 +133,6 @@ impl TurnGame for OthelloMatch {
     }
 
     fn end_reason(_game: &Othello, _outcome: GameOutcome) -> EndReason {
-        EndReason::NoMove
-    }
-
-    fn unrecorded_end_reason(_winner: Winner, _state: &Value) -> EndReason {
         EndReason::NoMove
     }
 

@@ -12,8 +12,7 @@ use crate::core::game::{Game, GameOutcome, Seat};
 use crate::games::pig::solve::PigTable;
 use crate::games::pig::{Action, Options, PigGame, PigMove, PigRules, MAX_TURN_TOTAL};
 
-use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Scores, Winner};
-use crate::matches::read;
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
 use crate::matches::turns::{Candidate, Choice, TurnGame};
 use crate::solve::solvers::Solvers;
 
@@ -33,7 +32,7 @@ pub struct ActionMove {
 
 /// A match's `state` object: the person's turn total (in progress it is
 /// always their turn).
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct State {
     scores: StateScores,
     turn_total: u32,
@@ -48,7 +47,7 @@ struct StateScores {
 
 /// What a match's record keeps: a person may hold at 0 for ever, so the
 /// scores and the turn, not the moves that led to them.
-#[derive(serde::Serialize, serde::Deserialize)]
+#[derive(Clone, serde::Serialize, serde::Deserialize)]
 pub(crate) struct KeptScores {
     scores: [u32; 2],
     turn_total: u32,
@@ -125,21 +124,6 @@ impl TurnGame for PigMatch {
         })
     }
 
-    /// The person, to move, takes seat 0 (the rules are the same for both).
-    fn parse_state(rules: &PigRules, state: &Value) -> Result<(PigGame, Seat), MatchError> {
-        let state: State = read::required(state, "state")?;
-        let (human, ai, turn_total) = (state.scores.human, state.scores.ai, state.turn_total);
-        let goal = rules.goal();
-        // In progress: nobody has won yet. (A person may roll on past a
-        // winning hold, so the turn total has no bound but arithmetic's.)
-        if human >= goal || ai >= goal || turn_total > MAX_TURN_TOTAL {
-            return Err(MatchError::Corrupt(format!(
-                "state: scores {human}/{ai} and turn total {turn_total} do not fit a game to {goal} in progress"
-            )));
-        }
-        Ok((PigGame::resume(*rules, [human, ai], turn_total, 0, state.last_roll), 0))
-    }
-
     fn game_move(game: &PigGame, mv: &ActionMove) -> Result<PigMove, MatchError> {
         let action = match mv.action {
             Action::Roll => PigMove::Roll,
@@ -180,10 +164,6 @@ impl TurnGame for PigMatch {
         EndReason::GoalReached
     }
 
-    fn unrecorded_end_reason(_: Winner, _: &Value) -> EndReason {
-        EndReason::GoalReached
-    }
-
     fn scores(game: &PigGame, human: Seat) -> Option<Scores> {
         Some(Scores {
             human: game.score(human).into(),
@@ -194,6 +174,10 @@ impl TurnGame for PigMatch {
     fn roll(game: &PigGame, rng: &mut dyn RngCore) -> Option<(PigMove, u32)> {
         let face = rng.gen_range(1..=game.rules().die_sides());
         Some((PigMove::Face(face), face))
+    }
+
+    fn face_outcome(_game: &PigGame, face: u32) -> Option<PigMove> {
+        Some(PigMove::Face(face))
     }
 }
 

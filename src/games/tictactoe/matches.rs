@@ -10,7 +10,6 @@ use serde_json::{json, Value};
 use crate::arena::games::ArenaGame;
 use crate::core::game::Seat;
 use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
-use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::matches::GameKind;
 
@@ -73,7 +72,7 @@ impl Options {
 }
 
 /// A match's `state` object.
-#[derive(Serialize, Deserialize)]
+#[derive(Serialize)]
 struct State {
     board: Vec<String>,
     human_plays: String,
@@ -178,24 +177,6 @@ impl TurnGame for TicTacToeMatch {
             board: game.board().to_rows(),
             human_plays: player_name(Player::of_seat(human)).to_string(),
         })
-    }
-
-    fn parse_state(size: &Size, state: &Value) -> Result<(TicTacToe, Seat), MatchError> {
-        let state: State = read::required(state, "state")?;
-        let human = match state.human_plays.as_str() {
-            "X" => Player::X,
-            "O" => Player::O,
-            _ => {
-                return Err(MatchError::Corrupt(
-                    "state.human_plays must be \"X\" or \"O\"".to_string(),
-                ))
-            }
-        };
-        let position = Position::parse(&state.board, Some(size.k)).map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        if position.rows() != size.rows || position.cols() != size.cols {
-            return Err(MatchError::Corrupt("state.board does not fit the options".to_string()));
-        }
-        Ok((TicTacToe::from(position), human.seat()))
     }
 
     fn game_move(game: &TicTacToe, mv: &CellMove) -> Result<usize, MatchError> {
