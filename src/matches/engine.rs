@@ -107,12 +107,23 @@ pub enum MatchError {
     /// A solver broke its promise (500).
     #[error("the AI could not move: {0}")]
     Internal(String),
+    /// What the AI needs is missing or busy on this server (503): chess
+    /// without Stockfish (the detail says how to install it), or its
+    /// engines all taken (`retry_after_secs` then says when to retry).
+    #[error("{detail}")]
+    Unavailable {
+        detail: String,
+        retry_after_secs: Option<u64>,
+    },
 }
 
 impl MatchError {
     /// True for errors caused by the request (422); false for the server's.
     pub fn is_client_error(&self) -> bool {
-        !matches!(self, MatchError::Corrupt(_) | MatchError::Internal(_))
+        !matches!(
+            self,
+            MatchError::Corrupt(_) | MatchError::Internal(_) | MatchError::Unavailable { .. }
+        )
     }
 }
 
@@ -188,6 +199,16 @@ pub enum EndReason {
     CrossingPath,
     /// Number Square: every tile is taken.
     AllTaken,
+    /// Chess: the side to move is in check and has no legal move.
+    Checkmate,
+    /// Chess: the side to move is not in check and has no legal move.
+    Stalemate,
+    /// Chess: neither side has the pieces to mate.
+    InsufficientMaterial,
+    /// Chess: a hundred plies without a capture or a pawn move.
+    FiftyMoves,
+    /// Chess: the same position a third time.
+    ThreefoldRepetition,
 }
 
 /// `{"winner": ..., "reason": ..., "scores": {"human", "ai"}}` (scores only
