@@ -26,7 +26,7 @@ crate::matches::engine::games!($
     NineSquare = "nine-square" => crate::games::nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
     ConnectFour = "connect-four" => crate::games::connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame;
     Othello = "othello" => crate::games::othello::matches::OthelloMatch, served othello::OthelloGame;
-    => served chess::ChessGame;
+    Chess = "chess" => crate::games::chess::matches::ChessMatch, served chess::ChessGame;
 );
 
 /// Every game's catalog entry, in menu order.
@@ -137,7 +137,9 @@ mod random_games {
     fn play<T: TurnGame>(ctx: &AiContext, rng: &mut StdRng) -> usize {
         let options = crate::matches::turns::read_rules::<T>(None, ctx.solvers).expect("the defaults are valid");
         let options = T::settle(options, rng).expect("the defaults settle");
-        let mut game = T::new_game(&options, ctx).expect("a game starts from the defaults");
+        // The rules' opening: the AI is not asked here (chess's would want
+        // Stockfish installed).
+        let mut game = T::opening(&options).expect("a game starts from the defaults");
         for moves in 0..MOVE_LIMIT {
             match game.turn() {
                 Turn::Over => {

@@ -281,6 +281,7 @@ fn every_name_a_game_lists_is_one_of_its_players_and_reads_back() {
         (NineSquare, "best, greedy, random, level:N (1..10)"),
         (ConnectFour, "best, random, level:N (1..10)"),
         (Othello, "best, greedy, random, level:N (1..10)"),
+        (Chess, "best, random, level:N (1..10)"),
     ];
     assert_eq!(lists.len(), GameKind::ALL.len());
     for (game, list) in lists {

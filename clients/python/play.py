@@ -15,6 +15,9 @@ from collections.abc import Callable
 from kibitz_client import AuthenticatedClient, Client
 from kibitz_client.api.matches import create_match, get_match, play_match_move
 from kibitz_client.models import (
+    ChessCreatedMatch,
+    ChessMatch,
+    ChessNewMatch,
     ConnectFourCreatedMatch,
     ConnectFourMatch,
     ConnectFourNewMatch,
@@ -63,6 +66,7 @@ NUMBER_SQUARE = (NumberSquareCreatedMatch, NumberSquareMatch)
 NINE_SQUARE = (NineSquareCreatedMatch, NineSquareMatch)
 CONNECT_FOUR = (ConnectFourCreatedMatch, ConnectFourMatch)
 OTHELLO = (OthelloCreatedMatch, OthelloMatch)
+CHESS = (ChessCreatedMatch, ChessMatch)
 # Pig: roll while the turn total is below this, then hold.
 PIG_HOLD_AT = 20
 
@@ -188,6 +192,9 @@ def main() -> int:
                                             CONNECT_FOUR, {R.LINE, R.BOARD_FULL})),
         ("othello", lambda: play_match(base_url, OthelloNewMatch.from_dict({"game": "othello", "options": {"size": 4}}),
                                        OTHELLO, {R.NO_MOVE})),
+        ("chess", lambda: play_match(base_url, ChessNewMatch.from_dict({"game": "chess"}), CHESS,
+                                     {R.CHECKMATE, R.STALEMATE, R.INSUFFICIENT_MATERIAL, R.FIFTY_MOVES,
+                                      R.THREEFOLD_REPETITION})),
         ("problems", lambda: problems(base_url)),
     ]
     failed = 0

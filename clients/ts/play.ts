@@ -59,7 +59,8 @@ function chooseMove(m: Match): Move {
     case "tictactoe":
     case "number-square":
     case "connect-four":
-    case "othello": {
+    case "othello":
+    case "chess": {
       const first = m.legal_moves?.[0];
       check(first !== undefined, `${m.game} offers a move`);
       return first;
@@ -177,6 +178,7 @@ const games: [string, () => Promise<string>][] = [
   ["nine-square", () => playMatch({ game: "nine-square", ai_first: true }, ["board_full"])],
   ["connect-four", () => playMatch({ game: "connect-four" }, ["line", "board_full"])],
   ["othello", () => playMatch({ game: "othello", options: { size: 4 } }, ["no_move"])],
+  ["chess", () => playMatch({ game: "chess", ai: { level: 10 } }, ["checkmate", "stalemate", "insufficient_material", "fifty_moves", "threefold_repetition"])],
   ["problems", problems],
   ["big heap", bigHeap],
 ];

@@ -10,6 +10,7 @@ use super::extract::ApiJson;
 use super::state::AppState;
 use crate::arena::{Arena, ArenaError, ArenaSpec, Budget, Report};
 use crate::core::problem::Problem;
+use crate::matches::MatchError;
 use crate::solve::run::{run_search, SearchBudget};
 
 #[derive(Deserialize)]
@@ -32,6 +33,7 @@ fn arena_error(error: ArenaError, total_ms: u64) -> Problem {
             "{error}: this server gives a request's games at most arena_max_total_ms = {total_ms} ms \
              (KIBITZ_ARENA_MAX_TOTAL_MS); ask for fewer games, or run `kibitz arena` for long runs"
         )),
+        ArenaError::Setup(e @ MatchError::Unavailable { .. }) => e.into(),
         e if e.is_client_error() => Problem::unprocessable(e.to_string()),
         e => Problem::internal(&e),
     }

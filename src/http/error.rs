@@ -1,7 +1,7 @@
 //! Every error the API sends: RFC 9457 problem details, mapped in one place.
 
 use crate::core::problem::{Problem, PROBLEM_JSON};
-use axum::http::{header, HeaderValue};
+use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use crate::matches::MatchError;
@@ -41,6 +41,15 @@ impl From<MatchError> for Problem {
     fn from(e: MatchError) -> Self {
         if e.is_client_error() {
             Self::unprocessable(e.to_string()).with_kind(match_problem_kind(&e))
+        } else if let MatchError::Unavailable {
+            detail,
+            retry_after_secs,
+        } = e
+        {
+            match retry_after_secs {
+                Some(secs) => Self::unavailable(detail, secs),
+                None => Self::new(StatusCode::SERVICE_UNAVAILABLE, detail),
+            }
         } else {
             Self::internal(&e)
         }

@@ -112,6 +112,14 @@ pub enum MatchError {
     /// moves.
     #[error("the stored match has no record at its ply")]
     Unrecorded,
+    /// What the AI needs is missing or busy on this server (503): chess
+    /// without Stockfish (the detail says how to install it), or its
+    /// engines all taken (`retry_after_secs` then says when to retry).
+    #[error("{detail}")]
+    Unavailable {
+        detail: String,
+        retry_after_secs: Option<u64>,
+    },
 }
 
 impl MatchError {
@@ -119,7 +127,7 @@ impl MatchError {
     pub fn is_client_error(&self) -> bool {
         !matches!(
             self,
-            MatchError::Corrupt(_) | MatchError::Internal(_) | MatchError::Unrecorded
+            MatchError::Corrupt(_) | MatchError::Internal(_) | MatchError::Unrecorded | MatchError::Unavailable { .. }
         )
     }
 }
@@ -196,6 +204,16 @@ pub enum EndReason {
     CrossingPath,
     /// Number Square: every tile is taken.
     AllTaken,
+    /// Chess: the side to move is in check and has no legal move.
+    Checkmate,
+    /// Chess: the side to move is not in check and has no legal move.
+    Stalemate,
+    /// Chess: neither side has the pieces to mate.
+    InsufficientMaterial,
+    /// Chess: a hundred plies without a capture or a pawn move.
+    FiftyMoves,
+    /// Chess: the same position a third time.
+    ThreefoldRepetition,
 }
 
 /// `{"winner": ..., "reason": ..., "scores": {"human", "ai"}}` (scores only

@@ -421,6 +421,14 @@ async fn without_stockfish_chess_is_listed_unavailable_and_answers_503_with_how_
     for r in [
         app.post_json("/chess/move", &json!({"moves": ["e2e4"]})).await,
         app.get(&format!("/chess/cloud-eval?fen={}", encode(AFTER_E4))).await,
+        app.post_json("/matches", &json!({"game": "chess"})).await,
+        app.post_json("/chess/review", &json!({"moves": [{"uci": "e2e4"}]}))
+            .await,
+        app.post_json(
+            "/arena",
+            &json!({"game": "chess", "a": "best", "b": "random", "games": 1}),
+        )
+        .await,
     ] {
         let detail = r.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
         assert!(detail.contains("apt-get install stockfish"), "{detail}");
@@ -434,4 +442,377 @@ async fn without_stockfish_chess_is_listed_unavailable_and_answers_503_with_how_
         .post_json("/tictactoe/move", &json!({"board": ["...", "...", "..."]}))
         .await;
     assert_eq!(r.status, StatusCode::OK);
+}
+
+// ---- Chess as a match game, an arena game and in reviews ----
+
+/// White mates with f1f8 or stalemates with f1f7.
+const MATE_OR_STALEMATE: &str = "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1";
+/// White's king takes the last black piece: two bare kings.
+const KING_TAKES_THE_ROOK: &str = "4k3/8/8/8/8/8/4r3/4K3 w - - 0 1";
+/// The 100th ply without a capture or a pawn move is White's.
+const FIFTY_MOVES_DUE: &str = "4k3/8/8/8/8/8/8/R3K3 w - - 99 80";
+
+/// A server whose database is ready for matches.
+async fn matches_app() -> TestApp {
+    let app = spawn_app().await;
+    assert_eq!(app.wait_ready().await.status, StatusCode::OK, "the database is ready");
+    app
+}
+
+/// A created match and its token.
+async fn create_match(app: &TestApp, request: Value) -> (Value, String) {
+    let r = app.post_json("/matches", &request).await;
+    assert_eq!(
+        r.status,
+        StatusCode::CREATED,
+        "{request}: {}",
+        String::from_utf8_lossy(&r.body)
+    );
+    let body = r.json();
+    let token = body["token"].as_str().expect("token").to_string();
+    (body, token)
+}
+
+/// The person's move `uci` in match `m`, answered 200.
+async fn play_move(app: &TestApp, m: &Value, token: &str, uci: &str) -> Value {
+    let r = send_move(app, m, token, json!({"uci": uci})).await;
+    assert_eq!(
+        r.status,
+        StatusCode::OK,
+        "{uci} in {m}: {}",
+        String::from_utf8_lossy(&r.body)
+    );
+    r.json()
+}
+
+async fn send_move(app: &TestApp, m: &Value, token: &str, mv: Value) -> TestResponse {
+    let path = format!("/matches/{}/moves", m["id"].as_str().unwrap());
+    let body = json!({"ply": m["ply"], "move": mv});
+    crate::matches::authorized(app, Method::POST, &path, Some(token), Some(&body)).await
+}
+
+fn legal_ucis(m: &Value) -> Vec<String> {
+    m["legal_moves"]
+        .as_array()
+        .unwrap_or_else(|| panic!("legal_moves: {m}"))
+        .iter()
+        .map(|mv| mv["uci"].as_str().expect("legal moves are {uci}").to_string())
+        .collect()
+}
+
+/// A person who weakens their king (f3, g4: the fool's mate) and then
+/// plays the first legal move the match lists, against the AI at full
+/// strength, on `db`: the AI mates, every answer keeps the contract's
+/// shape, and the stored match reads back as the last answer.
+async fn the_ai_mates_a_careless_person(db: TestDb) -> (TestApp, Value, String) {
+    let app = spawn_app_on(db, |_| {}).await;
+    assert_eq!(app.wait_ready().await.status, StatusCode::OK, "the database is ready");
+    let (mut m, token) = create_match(&app, json!({"game": "chess"})).await;
+    assert_eq!(m["options"], json!({"fen": kibitz::games::chess::START_FEN}), "{m}");
+    assert_eq!(m["state"]["fen"], kibitz::games::chess::START_FEN, "{m}");
+    assert_eq!(m["state"]["human_plays"], "white");
+    assert_eq!(m["state"]["check"], false);
+    let legal = legal_ucis(&m);
+    assert_eq!(legal.len(), 20, "{legal:?}");
+    assert!(legal.contains(&"e2e4".to_string()) && legal.contains(&"g1f3".to_string()));
+    for turn in 0..150 {
+        if m["status"] == "finished" {
+            break;
+        }
+        let legal = legal_ucis(&m);
+        let uci = ["f2f3", "g2g4"]
+            .into_iter()
+            .find(|u| turn < 2 && legal.iter().any(|l| l == u))
+            .map_or_else(|| legal[0].clone(), str::to_string);
+        let before = m["ply"].as_u64().unwrap();
+        m = play_move(&app, &m, &token, &uci).await;
+        let history = m["history"].as_array().unwrap();
+        assert_eq!(m["ply"].as_u64(), Some(history.len() as u64));
+        assert_eq!(history[before as usize]["move"], json!({"uci": uci}), "{m}");
+        assert_eq!(history[before as usize]["actor"], "human");
+        if m["status"] != "finished" {
+            // The AI answered: one move of its own, in the move format.
+            assert_eq!(m["ply"].as_u64(), Some(before + 2), "{m}");
+            assert_eq!(history[before as usize + 1]["actor"], "ai");
+            let reply = history[before as usize + 1]["move"]["uci"].as_str().unwrap();
+            assert!((4..=5).contains(&reply.len()), "{m}");
+            assert_eq!(m["state"]["to_move"], "white");
+        }
+    }
+    assert_eq!(m["status"], "finished", "no end after 150 moves: {m}");
+    assert_eq!(m["result"]["winner"], "ai", "{m}");
+    assert_eq!(m["result"]["reason"], "checkmate", "{m}");
+    assert_eq!(m["state"]["check"], true, "the mated side is in check: {m}");
+    assert!(m["legal_moves"].is_null(), "{m}");
+    let moves = m["state"]["moves"].as_array().unwrap().len() as u64;
+    assert_eq!(m["ply"].as_u64(), Some(moves), "every ply is a move: {m}");
+    let path = format!("/matches/{}", m["id"].as_str().unwrap());
+    let mut stored = crate::matches::authorized(&app, Method::GET, &path, Some(&token), None)
+        .await
+        .json();
+    let mut answered = m.clone();
+    for body in [&mut stored, &mut answered] {
+        body.as_object_mut().unwrap().remove("token");
+    }
+    assert_eq!(stored, answered, "the stored match differs from the last answer");
+    // Nothing more can be played.
+    let r = send_move(&app, &m, &token, json!({"uci": "e2e4"})).await;
+    r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    (app, m, token)
+}
+
+#[tokio::test]
+async fn a_chess_match_against_the_ai_ends_in_its_checkmate_and_is_reviewed() {
+    if !stockfish() {
+        return;
+    }
+    let _engine = ENGINE_LOCK.lock().await;
+    let (app, end, token) = the_ai_mates_a_careless_person(TestDb::Sqlite).await;
+    let path = format!("/matches/{}/review", end["id"].as_str().unwrap());
+    let r = crate::matches::authorized(&app, Method::GET, &path, Some(&token), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let review = r.json();
+    let entries = review["moves"].as_array().expect("moves");
+    let history = end["history"].as_array().unwrap();
+    assert_eq!(entries.len(), history.len(), "{review}");
+    for (entry, event) in entries.iter().zip(history) {
+        assert_eq!(entry["ply"], event["ply"]);
+        assert_eq!(entry["actor"], event["actor"]);
+        assert_eq!(entry["move"], event["move"]);
+        assert_eq!(entry["exact"], false, "chess reviews are estimates: {entry}");
+        assert_judged_by_lichess_thresholds(entry);
+    }
+    assert_eq!(review["exact"], false);
+    let human = &review["players"]["human"];
+    let ai = &review["players"]["ai"];
+    assert!(
+        human["blunders"].as_u64().unwrap() + human["mistakes"].as_u64().unwrap() >= 1,
+        "a careless game without a mistake: {review}"
+    );
+    assert!(
+        human["accuracy"].as_f64().unwrap() < ai["accuracy"].as_f64().unwrap(),
+        "{review}"
+    );
+}
+
+#[tokio::test]
+async fn a_chess_match_on_postgres_is_played_and_stored_the_same() {
+    let Some(server) = crate::helpers::postgres_server() else {
+        return;
+    };
+    if !stockfish() {
+        return;
+    }
+    let _engine = ENGINE_LOCK.lock().await;
+    the_ai_mates_a_careless_person(TestDb::Postgres(server)).await;
+}
+
+/// An entry's judgment is lichess's for its drop in win% (loss x 100):
+/// 5, 10, 15 points an inaccuracy, a mistake, a blunder; below 5 the
+/// engine's own move is `best`, another `good`.
+fn assert_judged_by_lichess_thresholds(entry: &Value) {
+    let drop = entry["loss"].as_f64().expect("loss") * 100.0;
+    let expected = if drop >= 15.0 {
+        "blunder"
+    } else if drop >= 10.0 {
+        "mistake"
+    } else if drop >= 5.0 {
+        "inaccuracy"
+    } else if entry["best_moves"][0] == entry["move"] {
+        "best"
+    } else {
+        "good"
+    };
+    assert_eq!(entry["judgment"], expected, "{entry}");
+    let before = entry["value_before"]["win_percent"].as_f64().unwrap();
+    let played = entry["value_played"]["win_percent"].as_f64().unwrap();
+    assert!(((before - played).max(0.0) - drop).abs() < 1e-9, "{entry}");
+    assert!(entry["value_before"]["score"].is_object(), "{entry}");
+}
+
+#[tokio::test]
+async fn a_match_from_a_fen_ends_with_the_reason_the_rules_give() {
+    if !stockfish() {
+        return;
+    }
+    let app = matches_app().await;
+    let cases = [
+        (MATE_OR_STALEMATE, "f1f8", "human", "checkmate", true),
+        (MATE_OR_STALEMATE, "f1f7", "draw", "stalemate", false),
+        (KING_TAKES_THE_ROOK, "e1e2", "draw", "insufficient_material", false),
+        (FIFTY_MOVES_DUE, "a1a2", "draw", "fifty_moves", false),
+    ];
+    for (fen, uci, winner, reason, check) in cases {
+        let (m, token) = create_match(
+            &app,
+            json!({"game": "chess", "options": {"fen": fen}, "ai": {"level": 1}}),
+        )
+        .await;
+        assert_eq!(m["options"]["fen"], fen, "{m}");
+        assert!(legal_ucis(&m).contains(&uci.to_string()), "{m}");
+        let end = play_move(&app, &m, &token, uci).await;
+        assert_eq!(end["status"], "finished", "{fen} {uci}: {end}");
+        assert_eq!(end["ply"], 1, "the AI had nothing to play: {end}");
+        assert_eq!(end["result"]["winner"], winner, "{fen} {uci}: {end}");
+        assert_eq!(end["result"]["reason"], reason, "{fen} {uci}: {end}");
+        assert_eq!(end["state"]["check"], check, "{end}");
+        assert_eq!(end["state"]["moves"], json!([uci]), "{end}");
+    }
+}
+
+#[tokio::test]
+async fn bad_chess_match_requests_are_422s_that_name_what_is_wrong() {
+    if !stockfish() {
+        return;
+    }
+    let app = matches_app().await;
+    let cases = [
+        (
+            json!({"game": "chess", "options": {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}}),
+            "fen",
+        ),
+        (
+            json!({"game": "chess", "options": {"fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1"}}),
+            "fen",
+        ),
+        (
+            json!({"game": "chess", "options": {"fen": "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"}}),
+            "stalemate",
+        ),
+        (json!({"game": "chess", "options": {"size": 8}}), "options.size"),
+        (json!({"game": "chess", "ai": {"level": 11}}), "ai.level"),
+        (json!({"game": "chess", "ai": {"level": 0}}), "ai.level"),
+    ];
+    for (request, named) in cases {
+        let r = app.post_json("/matches", &request).await;
+        let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(detail.contains(named), "{request}: {detail}");
+    }
+    let r = app
+        .post_json(
+            "/matches",
+            &json!({"game": "chess", "options": {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}}),
+        )
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.starts_with("options: fen"), "the option is named: {detail}");
+
+    let (m, token) = create_match(&app, json!({"game": "chess", "options": {"fen": MATE_OR_STALEMATE}})).await;
+    for (mv, named) in [
+        (json!({"uci": "f1f9"}), "uci"),
+        (json!({"uci": "g6g7"}), "g6g7"),
+        (json!({"uci": "h8h7"}), "h8h7"),
+        (json!({"square": "f8"}), "move"),
+    ] {
+        let r = send_move(&app, &m, &token, mv.clone()).await;
+        let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(detail.contains(named), "{mv}: {detail}");
+    }
+}
+
+#[tokio::test]
+async fn a_chess_record_is_reviewed_with_lichess_measures() {
+    if !stockfish() {
+        return;
+    }
+    let _engine = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let fools_mate = ["f2f3", "e7e5", "g2g4", "d8h4"];
+    let moves: Vec<Value> = fools_mate.iter().map(|u| json!({"uci": u})).collect();
+    let r = app
+        .post_json("/chess/review", &json!({"moves": moves, "max_ms": 2000}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let review = r.json();
+    let entries = review["moves"].as_array().expect("moves");
+    let actors: Vec<&str> = entries.iter().map(|e| e["actor"].as_str().unwrap()).collect();
+    assert_eq!(actors, ["white", "black", "white", "black"], "{review}");
+    for (i, entry) in entries.iter().enumerate() {
+        assert_eq!(entry["ply"], i + 1);
+        assert_eq!(entry["move"], json!({"uci": fools_mate[i]}));
+        assert_judged_by_lichess_thresholds(entry);
+    }
+    assert_eq!(entries[2]["judgment"], "blunder", "g4 allows mate in one: {review}");
+    assert_eq!(entries[3]["judgment"], "best", "the mate: {review}");
+    // A mate counts as 1000 cp in lichess's win%.
+    assert_eq!(entries[3]["value_played"]["score"], json!({"mate": 1}), "{review}");
+    let mated = entries[3]["value_played"]["win_percent"].as_f64().unwrap();
+    assert!((mated - 97.5447).abs() < 1e-3, "{review}");
+    assert!(entries[3]["value"].as_f64().unwrap() < -0.95, "Black has won: {review}");
+    let (white, black) = (&review["players"]["white"], &review["players"]["black"]);
+    assert!(white["blunders"].as_u64().unwrap() >= 1, "{review}");
+    assert_eq!(black["blunders"], 0, "{review}");
+    assert!(
+        black["accuracy"].as_f64().unwrap() > white["accuracy"].as_f64().unwrap(),
+        "{review}"
+    );
+
+    // From a start with Black to move, Black is the first side.
+    let r = app
+        .post_json(
+            "/chess/review",
+            &json!({"options": {"fen": AFTER_E4}, "moves": [{"uci": "e7e5"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(r.json()["moves"][0]["actor"], "black");
+
+    // An illegal move is named by its index; a bad FEN by its field.
+    let r = app
+        .post_json("/chess/review", &json!({"moves": [{"uci": "e2e4"}, {"uci": "e2e4"}]}))
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("moves[1]"), "{detail}");
+    let r = app
+        .post_json(
+            "/chess/review",
+            &json!({"options": {"fen": "8/8/8/8/8/8/8/8 w - - 0 1"}, "moves": []}),
+        )
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("fen"), "{detail}");
+}
+
+#[tokio::test]
+async fn chess_arena_games_end_and_stockfish_beats_random() {
+    if !stockfish() {
+        return;
+    }
+    let _engine = ENGINE_LOCK.lock().await;
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.arena_max_total_ms = 60_000;
+        c.max_ms_cap = 60_000;
+    })
+    .await;
+    let r = app
+        .post_json(
+            "/arena",
+            &json!({"game": "chess", "a": "best", "b": "random", "games": 2, "seed": 3}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let report = r.json();
+    assert_eq!(report["games"], 2, "{report}");
+    assert_eq!(report["a"]["wins"], 2, "Stockfish against random moves: {report}");
+    // Random against random ends too, by the draw rules if not by mate.
+    let r = app
+        .post_json(
+            "/arena",
+            &json!({"game": "chess", "a": "random", "b": "random", "games": 4, "seed": 1}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let report = r.json();
+    let a = &report["a"];
+    let played = a["wins"].as_u64().unwrap() + a["draws"].as_u64().unwrap() + a["losses"].as_u64().unwrap();
+    assert_eq!(played, 4, "{report}");
+    let r = app
+        .post_json(
+            "/arena",
+            &json!({"game": "chess", "a": "greedy", "b": "random", "games": 1}),
+        )
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("best, random, level:N"), "{detail}");
 }

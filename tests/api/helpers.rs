@@ -212,3 +212,21 @@ impl TestResponse {
         TestResponse { status, headers, body }
     }
 }
+
+/// Whether a catalog entry's game can be played on this test server. Only
+/// chess depends on something outside kibitz (Stockfish), and a run may
+/// go without it only when it said so (KIBITZ_TEST_STOCKFISH=skip, see
+/// support/stockfish.rs): otherwise an unavailable game fails the test.
+pub fn available(entry: &serde_json::Value) -> bool {
+    if entry["available"] == true {
+        return true;
+    }
+    assert_eq!(
+        std::env::var("KIBITZ_TEST_STOCKFISH").as_deref(),
+        Ok("skip"),
+        "{} is listed unavailable: {entry}",
+        entry["id"]
+    );
+    eprintln!("{} unavailable and KIBITZ_TEST_STOCKFISH=skip: left out", entry["id"]);
+    false
+}

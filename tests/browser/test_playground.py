@@ -108,6 +108,20 @@ def contract_number_square_match():
     }
 
 
+def fen_pieces(fen):
+    """Square -> piece letter of a FEN's placement ("e1": "K")."""
+    pieces = {}
+    for i, rank in enumerate(fen.split()[0].split("/")):
+        file = 0
+        for ch in rank:
+            if ch.isdigit():
+                file += int(ch)
+            else:
+                pieces[f"{'abcdefgh'[file]}{8 - i}"] = ch
+                file += 1
+    return pieces
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -436,6 +450,74 @@ class Playground(unittest.TestCase):
         self.assertEqual(len(self.els("#history li")), m["ply"])
         self.assertEqual(m["result"]["scores"]["human"] + m["result"]["scores"]["ai"], 16)
         self.shot("othello.png")
+
+    def chess_pieces_shown(self):
+        return {
+            e.get_attribute("data-square"): e.get_attribute("data-piece")
+            for e in self.els("#board .squares .sq")
+            if e.get_attribute("data-piece")
+        }
+
+    def test_chess_moves_by_clicking_and_the_analysis_draws_stockfishs_lines(self):
+        self.start("chess", level=1)
+        m = self.server_match()
+        self.assertEqual(len(self.els("#board .squares .sq")), 64)
+        self.assertEqual(self.chess_pieces_shown(), fen_pieces(m["state"]["fen"]))
+        # A piece clicked marks exactly the squares its legal moves reach.
+        self.el('#board [data-square="g1"]').click()
+        targets = sorted(e.get_attribute("data-square") for e in self.els("#board .sq.target"))
+        self.assertEqual(targets, sorted(mv["uci"][2:4] for mv in m["legal_moves"] if mv["uci"].startswith("g1")))
+        self.assertEqual(len(targets), 2)
+        before = self.ply()
+        self.el('#board [data-square="f3"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual(m["state"]["moves"][0], "g1f3")
+        self.assertEqual(len(m["state"]["moves"]), 2, "the AI answered")
+        self.assertEqual(self.chess_pieces_shown(), fen_pieces(m["state"]["fen"]))
+        last = m["state"]["moves"][-1]
+        lit = sorted(e.get_attribute("data-square") for e in self.els("#board .sq.last"))
+        self.assertEqual(lit, sorted([last[:2], last[2:4]]))
+
+        # Stockfish's best lines as arrows, the best first, as the API says
+        # for the same question (answered from its cache the second time).
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: self.els("#board svg.arrows line"), message="the best-move arrows")
+        status, direct = api("POST", "/chess/move", {"fen": m["state"]["fen"], "max_ms": 800, "multi_pv": 3})
+        self.assertEqual(status, 200, direct)
+        arrows = [e.get_attribute("data-uci") for e in self.els("#board svg.arrows line")]
+        self.assertEqual(arrows, [pv["moves"][0] for pv in direct["pvs"]])
+        self.assertIn(direct["move"]["san"], self.el("#analysis").text)
+        self.shot("chess-analysis.png")
+
+    def test_chess_promotion_asks_for_the_piece_and_a_mate_ends_the_match(self):
+        # White to move; the pawn on a7 promotes.
+        self.start("chess", {"fen": "8/P6k/8/8/8/8/8/K7 w - - 0 1"}, level=1)
+        self.el('#board [data-square="a7"]').click()
+        self.el('#board [data-square="a8"]').click()
+        choices = [e.get_attribute("data-promotion") for e in self.els("#board .promotion button")]
+        self.assertEqual(choices, ["q", "r", "b", "n"])
+        before = self.ply()
+        self.el('#board .promotion button[data-promotion="n"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual(m["state"]["moves"][0], "a7a8n")
+        self.assertEqual(self.chess_pieces_shown(), fen_pieces(m["state"]["fen"]))
+
+        # Qh8 mates: the match ends with the person's win, the mated king shown
+        # in check, and the finished match is reviewed.
+        self.start("chess", {"fen": "k7/8/1K6/8/8/8/7Q/8 w - - 0 1"}, level=1)
+        before = self.ply()
+        self.el('#board [data-square="h2"]').click()
+        self.el('#board [data-square="h8"]').click()
+        self.after_move(before)
+        self.assertEqual(self.body_data("status"), "finished")
+        m = self.server_match()
+        self.assertEqual(m["result"]["winner"], "human")
+        self.assertTrue(m["state"]["check"])
+        self.assertEqual([e.get_attribute("data-square") for e in self.els("#board .sq.check")], ["a8"])
+        self.check_review(m, "chess-review.png")
+        self.shot("chess.png")
 
     def test_pig_reload_resumes_the_match_and_the_policy_picture_marks_the_position(self):
         self.start("pig", {"goal": 100})

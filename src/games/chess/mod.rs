@@ -12,6 +12,10 @@
 //! - [`review`]: a game reviewed move by move with lichess's measures.
 //! - [`accuracy`], [`levels`], [`cache`]: the pieces they use.
 //! - [`api`]: `POST /chess/move` and `GET /chess/cloud-eval` on them.
+//! - [`matches`]: chess as a match and arena game; [`blocking`]: the
+//!   engine pool called from their blocking threads.
+//! - [`record`]: `POST /chess/review` and match reviews in the shared
+//!   review's shape.
 
 pub mod accuracy;
 pub mod analysis;
@@ -24,6 +28,9 @@ pub mod search;
 
 // How the service offers it: its endpoints and ServedGame.
 pub mod api;
+pub mod blocking;
+pub mod matches;
+pub mod record;
 mod served;
 pub mod settings;
 

@@ -1,33 +1,40 @@
 //! Chess as the service offers it: its catalog entry, `POST /chess/move`,
-//! `GET /chess/cloud-eval` and the engine processes started with the
-//! server. Not yet a match game, and its reviews are not served yet (the
-//! registry lists it without a `GameKind`).
+//! `GET /chess/cloud-eval`, `POST /chess/review`, the engine pool made
+//! from the settings and its processes started with the server. Its
+//! matches and arena players are `super::matches`.
+
+use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
-use serde::de::IgnoredAny;
 
-use super::api::{self, CloudEvalQuery, MoveRequest};
-use crate::catalog::{Endpoints, GameEntry};
+use super::api::{self, CloudEvalQuery, MoveRequest, MIN_MAX_MS};
+use super::matches::Options;
+use super::record::{self, RECORD_SIDES};
+use super::rules::ChessMove;
+use super::search::{ChessAnalyzer, ChessError};
+use crate::arena::strategy::names;
+use crate::catalog::{default_of, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::review::{ReviewError, Step};
+use crate::engines::EnginePool;
+use crate::matches::GameKind;
+use crate::review::{Review, ReviewError, Step};
 use crate::serve::{endpoints, json_body, memo_gauges, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
+use crate::solve::limits::SearchLimits;
 use crate::solve::lines::Lines;
 use crate::solve::memo::MemoStats;
 use crate::solve::run::SharedDeadline;
+use crate::solve::solvers::Solvers;
 
 pub struct ChessGame;
-
-/// Not served yet: a chess record has nowhere to come from (no matches,
-/// no review endpoint).
-const NO_REVIEWS: &str = "chess games are not reviewed over HTTP yet";
 
 impl ServedGame for ChessGame {
     const ID: &'static str = "chess";
     const ANALYSIS_PATH: &'static str = "/chess/move";
-    // The playground draws match games only; chess is not one yet.
-    const DRAWING: &'static str =
-        "// No chessboard in the playground yet: chess is not a match game.\nexport default null;\n";
+    // The playground has no chessboard yet (web/chess.js is to come):
+    // without a drawing it leaves chess out of its list of games.
+    const DRAWING: &'static str = include_str!("../../../web/chess.js");
     type Request = MoveRequest;
     /// The finished body: repeated questions are answered from bodies
     /// kept written out (see [`api::BodyCache`]).
@@ -45,12 +52,14 @@ impl ServedGame for ChessGame {
             players: 2,
             chance: false,
             solved_by: "Stockfish's evaluation within max_ms (or depth); solved: true only for a mate it proved",
-            endpoints: Endpoints {
-                matches: None,
-                ..endpoints::<Self>()
-            },
-            options: Vec::new(),
-            strategies: Vec::new(),
+            endpoints: endpoints::<Self>(),
+            options: vec![other(
+                "fen",
+                "string",
+                default_of::<Options>("fen"),
+                "The start position in FEN; the person plays the side to move there unless the AI goes first.",
+            )],
+            strategies: names(GameKind::Chess),
             available: api::engine_config(config).resolve().is_ok(),
         }
     }
@@ -62,6 +71,16 @@ impl ServedGame for ChessGame {
         lines: Option<Lines>,
     ) -> Result<Bytes, Problem> {
         api::analyse(services, request, shared, lines).await
+    }
+
+    /// The analyzer on the configured engine, made before the first
+    /// request so that matches and the arena (which see only the solvers)
+    /// use the same pool as `/chess/move`.
+    fn prepare(config: &Config, solvers: &Solvers) {
+        solvers.provide(Arc::new(ChessAnalyzer::new(
+            EnginePool::new(api::engine_config(config)),
+            config.games.chess.cache_entries,
+        )));
     }
 
     fn record_metrics(services: &Services) {
@@ -98,24 +117,45 @@ impl ServedGame for ChessGame {
         routes.add::<CloudEvalEndpoint>();
     }
 
-    const REVIEW_PATH: Option<&'static str> = None;
-    const RECORD_SIDES: [&'static str; 2] = ["white", "black"];
-    type ReviewOptions = IgnoredAny;
-    type RecordMove = String;
-    type ReviewMove = String;
+    const REVIEW_PATH: Option<&'static str> = Some("/chess/review");
+    const RECORD_SIDES: [&'static str; 2] = RECORD_SIDES;
+    type ReviewOptions = Options;
+    type RecordMove = ChessMove;
+    type ReviewMove = ChessMove;
 
-    fn record_steps(_moves: Vec<String>) -> Result<Vec<Step<String>>, ReviewError> {
-        Err(ReviewError::Unavailable(NO_REVIEWS.to_string()))
+    fn record_steps(moves: Vec<ChessMove>) -> Result<Vec<Step<ChessMove>>, ReviewError> {
+        Ok(Step::numbered(moves))
     }
 
+    /// Every position searched by the engine pool, as many at once as it
+    /// has processes, within `max_ms` (defaulted and capped as any
+    /// search's) but never under 50 ms a position: less is no search.
     async fn review(
-        _services: &Services,
-        _options: IgnoredAny,
-        _steps: Vec<Step<String>>,
-        _names: [&'static str; 2],
-        _max_ms: Option<u64>,
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<ChessMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
     ) -> ReviewResult {
-        Ok(Err(ReviewError::Unavailable(NO_REVIEWS.to_string())))
+        let replayed = match record::replay(&options, &steps, names) {
+            Ok(replayed) => replayed,
+            Err(e) => return Ok(Err(e)),
+        };
+        if steps.is_empty() {
+            // Nothing to evaluate: no engine needed.
+            return Ok(Ok(Review::new(Self::ID, replayed.names(names), Vec::new())));
+        }
+        let analyzer = api::analyzer(services);
+        // Every process up before the clock starts (Stockfish's start-up
+        // is not the review's time, and a cold process would miss its
+        // slice).
+        analyzer.pool().warm_up().await.map_err(ChessError::from)?;
+        let rounds = replayed.positions().div_ceil(analyzer.pool().size().max(1));
+        let floor = MIN_MAX_MS.saturating_mul(u64::try_from(rounds).unwrap_or(u64::MAX));
+        let ms = services.config.search_budget_ms(max_ms).max(floor);
+        let limits = SearchLimits::within(Duration::from_millis(ms));
+        let plies: Vec<u64> = steps.iter().map(|s| s.ply).collect();
+        Ok(Ok(replayed.review(&analyzer, &plies, names, &limits).await?))
     }
 }
 
