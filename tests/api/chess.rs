@@ -816,3 +816,20 @@ async fn chess_arena_games_end_and_stockfish_beats_random() {
     let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(detail.contains("best, random, level:N"), "{detail}");
 }
+
+#[tokio::test]
+async fn a_record_too_long_to_review_within_the_request_time_is_a_422_saying_why() {
+    // One engine and 1.3 s a request: 300 ms of searches, 6 positions of
+    // 50 ms. Refused before any engine starts, so no Stockfish is needed.
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.request_timeout_ms = 1300;
+        c.games.chess.engine_count = 1;
+    })
+    .await;
+    let opening = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];
+    let moves: Vec<Value> = opening.iter().map(|u| json!({"uci": u})).collect();
+    let r = app.post_json("/chess/review", &json!({"moves": moves})).await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("7 positions") && detail.contains("350 ms"), "{detail}");
+    assert!(detail.contains("300 ms"), "{detail}");
+}

@@ -290,5 +290,16 @@ mod tests {
             ending("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "a1a2"),
             EndReason::FiftyMoves
         );
+        // The knights out and back twice: the start position a third time.
+        let mut game = ChessState::default();
+        for uci in ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1"] {
+            game.play_uci(uci).unwrap();
+        }
+        assert_eq!(game.result(), None, "twice is not yet a draw");
+        game.play_uci("f6g8").unwrap();
+        let outcome = game.result().unwrap();
+        assert_eq!(outcome, GameOutcome::Draw);
+        assert_eq!(ChessMatch::end_reason(&game, outcome), EndReason::ThreefoldRepetition);
+        assert!(game.legal_moves().is_empty(), "no move after the end");
     }
 }

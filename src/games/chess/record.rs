@@ -20,6 +20,27 @@ use crate::core::game::Seat;
 use crate::review::{check_seat, first_player_value, Entry, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
 
+/// The least time a review gives one position's search: less is no
+/// search (the engine pool refuses it as busy).
+pub const MIN_POSITION_MS: u64 = super::api::MIN_MAX_MS;
+
+/// A review's time: `budget_ms` (the request's `max_ms`, defaulted and
+/// capped as any search's), raised so that every one of `positions`,
+/// searched `engines` at a time, gets [`MIN_POSITION_MS`]. A record too
+/// long for that within `longest_ms` (what the server gives a request)
+/// is refused, naming what it would need.
+pub fn review_ms(budget_ms: u64, positions: usize, engines: usize, longest_ms: u64) -> Result<u64, ReviewError> {
+    let rounds = u64::try_from(positions.div_ceil(engines.max(1))).unwrap_or(u64::MAX);
+    let floor = MIN_POSITION_MS.saturating_mul(rounds);
+    if floor > longest_ms {
+        return Err(ReviewError::Unavailable(format!(
+            "moves: {positions} positions to evaluate need at least {floor} ms ({MIN_POSITION_MS} ms each, \
+             {engines} at a time), more than the {longest_ms} ms this server gives a request"
+        )));
+    }
+    Ok(budget_ms.max(floor))
+}
+
 /// The sides of a stateless record, first player first: White and Black,
 /// or the other way round from a start with Black to move.
 pub const RECORD_SIDES: [&str; 2] = ["white", "black"];
@@ -124,4 +145,26 @@ fn shown(reviewed: &ChessReview, plies: &[u64], names: [&'static str; 2]) -> Rev
         summary.accuracy = side.accuracy.map(|a| (a * 10.0).round() / 10.0);
     }
     review
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_review_gets_its_budget_raised_to_a_least_search_per_position_or_is_refused() {
+        // 41 positions, 2 at a time: 21 rounds of 50 ms.
+        assert_eq!(review_ms(100, 41, 2, 14_000), Ok(1050));
+        assert_eq!(review_ms(5000, 41, 2, 14_000), Ok(5000));
+        assert_eq!(
+            review_ms(100, 41, 0, 14_000),
+            Ok(2050),
+            "no engine count: one at a time"
+        );
+        let refused = review_ms(1000, 1001, 2, 14_000);
+        assert!(
+            matches!(&refused, Err(ReviewError::Unavailable(m)) if m.contains("25050 ms") && m.contains("14000 ms")),
+            "{refused:?}"
+        );
+    }
 }

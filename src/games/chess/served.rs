@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
-use super::api::{self, CloudEvalQuery, MoveRequest, MIN_MAX_MS};
+use super::api::{self, CloudEvalQuery, MoveRequest};
 use super::matches::Options;
 use super::record::{self, RECORD_SIDES};
 use super::rules::ChessMove;
@@ -28,6 +28,10 @@ use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
 
 pub struct ChessGame;
+
+/// Kept from the request's time limit for what a review does besides its
+/// searches (engine start-up, the answer).
+const REVIEW_MARGIN_MS: u64 = 1000;
 
 impl ServedGame for ChessGame {
     const ID: &'static str = "chess";
@@ -129,7 +133,9 @@ impl ServedGame for ChessGame {
 
     /// Every position searched by the engine pool, as many at once as it
     /// has processes, within `max_ms` (defaulted and capped as any
-    /// search's) but never under 50 ms a position: less is no search.
+    /// search's) but never under 50 ms a position: less is no search (see
+    /// [`record::review_ms`]; a record too long for the request's time
+    /// limit is a 422).
     async fn review(
         services: &Services,
         options: Options,
@@ -146,13 +152,19 @@ impl ServedGame for ChessGame {
             return Ok(Ok(Review::new(Self::ID, replayed.names(names), Vec::new())));
         }
         let analyzer = api::analyzer(services);
+        let config = &services.config;
+        // What the request's own time limit leaves, less a second for the
+        // engines' start-up and the answer.
+        let longest = config.request_timeout_ms.saturating_sub(REVIEW_MARGIN_MS);
+        let budget = config.search_budget_ms(max_ms);
+        let ms = match record::review_ms(budget, replayed.positions(), analyzer.pool().size(), longest) {
+            Ok(ms) => ms,
+            Err(e) => return Ok(Err(e)),
+        };
         // Every process up before the clock starts (Stockfish's start-up
         // is not the review's time, and a cold process would miss its
         // slice).
         analyzer.pool().warm_up().await.map_err(ChessError::from)?;
-        let rounds = replayed.positions().div_ceil(analyzer.pool().size().max(1));
-        let floor = MIN_MAX_MS.saturating_mul(u64::try_from(rounds).unwrap_or(u64::MAX));
-        let ms = services.config.search_budget_ms(max_ms).max(floor);
         let limits = SearchLimits::within(Duration::from_millis(ms));
         let plies: Vec<u64> = steps.iter().map(|s| s.ply).collect();
         Ok(Ok(replayed.review(&analyzer, &plies, names, &limits).await?))
