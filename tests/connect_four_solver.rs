@@ -35,37 +35,7 @@ fn check_positions(cols: usize, rows: usize, k: usize, max_stones: usize, wide: 
     let mut checked = 0;
     let mut seen = std::collections::HashSet::new();
     while let Some((moves, grid)) = frontier.pop() {
-        let game = ConnectFour::from_moves(shape, &moves).expect("a legal game");
-        let analysis = if wide {
-            solver.analyse_wide(&game, &unlimited())
-        } else {
-            solver.analyse(&game, &unlimited())
-        };
-        assert!(analysis.solved, "{moves} not solved");
-        for col in 0..cols {
-            let expected = (grid.height(col) < rows).then(|| {
-                let mut child = grid.clone();
-                if child.drop(col) {
-                    ((cols * rows) as i32 + 1 - grid.stones as i32) / 2
-                } else if child.full() {
-                    0
-                } else {
-                    -brute_score(&child, &mut memo)
-                }
-            });
-            assert_eq!(
-                analysis.columns[col].score,
-                expected,
-                "{cols}x{rows} k={k} after {moves:?}, column {}",
-                col + 1
-            );
-        }
-        let best = analysis.columns.iter().filter_map(|c| c.score).max();
-        assert_eq!(
-            Some(analysis.score),
-            best,
-            "{moves}: the chosen move has the best score"
-        );
+        check_one(&solver, shape, &moves, &grid, &mut memo, wide);
         checked += 1;
         if grid.stones < max_stones {
             for col in 0..cols {
@@ -79,6 +49,50 @@ fn check_positions(cols: usize, rows: usize, k: usize, max_stones: usize, wide: 
         }
     }
     checked
+}
+
+/// The analysis of the position `moves` (drawn in `grid`) gives every
+/// column the brute force's score and picks a best one.
+fn check_one(
+    solver: &ConnectFourSolver,
+    shape: Shape,
+    moves: &str,
+    grid: &Grid,
+    memo: &mut HashMap<Grid, i32>,
+    wide: bool,
+) {
+    let (cols, rows, k) = (grid.cols, grid.rows, grid.k);
+    let game = ConnectFour::from_moves(shape, moves).expect("a legal game");
+    let analysis = if wide {
+        solver.analyse_wide(&game, &unlimited())
+    } else {
+        solver.analyse(&game, &unlimited())
+    };
+    assert!(analysis.solved, "{moves} not solved");
+    for col in 0..cols {
+        let expected = (grid.height(col) < rows).then(|| {
+            let mut child = grid.clone();
+            if child.drop(col) {
+                ((cols * rows) as i32 + 1 - grid.stones as i32) / 2
+            } else if child.full() {
+                0
+            } else {
+                -brute_score(&child, memo)
+            }
+        });
+        assert_eq!(
+            analysis.columns[col].score,
+            expected,
+            "{cols}x{rows} k={k} after {moves:?}, column {}",
+            col + 1
+        );
+    }
+    let best = analysis.columns.iter().filter_map(|c| c.score).max();
+    assert_eq!(
+        Some(analysis.score),
+        best,
+        "{moves}: the chosen move has the best score"
+    );
 }
 
 #[test]
@@ -172,4 +186,48 @@ fn a_symmetric_position_gives_mirror_columns_equal_scores() {
     let mut mirrored = scores.clone();
     mirrored.reverse();
     assert_eq!(scores, mirrored);
+}
+
+/// Random positions with 15 to 18 empty cells (20 to 27 stones on 7x6), where the search looks at
+/// every child's table entry before searching any (enhanced transposition
+/// cutoffs start at 15 empty cells) and the table's big half holds the
+/// positions with 20 or more: every column against the brute force.
+#[test]
+fn random_positions_near_the_end_score_as_the_brute_force_says() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut checked = 0;
+    for (cols, rows, empty, count) in [(7, 6, 15..=16, 8), (5, 5, 15..=18, 10), (6, 4, 15..=17, 10)] {
+        let shape = Shape::new(Some(cols as i64), Some(rows as i64), Some(4)).expect("a valid shape");
+        // One table for all, as the server keeps one: entries of earlier
+        // positions must not mislead later ones.
+        let solver = ConnectFourSolver::new(1 << 16);
+        let mut memo = HashMap::new();
+        let mut made = 0;
+        while made < count {
+            let stones = cols * rows - empty.start() - random(empty.end() - empty.start() + 1);
+            let mut grid = Grid::new(cols, rows, 4);
+            let mut moves = String::new();
+            let mut over = false;
+            while grid.stones < stones && !over {
+                let col = random(cols);
+                if grid.height(col) < rows {
+                    over = grid.drop(col);
+                    moves.push_str(&(col + 1).to_string());
+                }
+            }
+            if over {
+                continue;
+            }
+            check_one(&solver, shape, &moves, &grid, &mut memo, false);
+            made += 1;
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 28);
 }

@@ -112,6 +112,12 @@ impl<B: Bits, D: Dims> Geometry<B, D> {
         u64::from(((self.cols - 4) * 6 + (self.rows - 4)) * 7 + (self.k - 3) + 1)
     }
 
+    /// Every cell of the grid (no guard bits).
+    #[inline(always)]
+    pub fn cells(&self) -> B {
+        self.cells
+    }
+
     #[inline(always)]
     pub fn column(&self, col: u32) -> B {
         let rows = self.dims.rows();
@@ -262,8 +268,14 @@ impl<'g, B: Bits, D: Dims> Board<'g, B, D> {
     /// cannot win at once.
     #[inline(always)]
     pub fn non_losing_moves(&self) -> B {
+        self.non_losing_given(self.geo.winning_cells(self.opponent(), self.mask))
+    }
+
+    /// [`Board::non_losing_moves`] when the opponent's winning cells
+    /// (`threats`) are known already.
+    #[inline(always)]
+    pub fn non_losing_given(&self, threats: B) -> B {
         let mut possible = self.playable();
-        let threats = self.geo.winning_cells(self.opponent(), self.mask);
         let forced = possible & threats;
         if forced != B::ZERO {
             if forced & (forced - B::ONE) != B::ZERO {
