@@ -170,8 +170,16 @@ impl<'a> Search<'a> {
         }
         let mut lower = -win_score(cells, position.moves + 3);
         let mut upper = win_score(cells, position.moves + 2);
+        // Bounds from what each side can still make: worth a few shifts
+        // only where they can cut.
+        if alpha >= 0 && upper > 0 && !mover_can_win(&position) {
+            upper = 0;
+        }
         if upper <= alpha {
             return upper;
+        }
+        if beta <= 0 && lower < 0 && !geo.has_line(position.opponent() | (geo.cells() & !position.mask)) {
+            lower = 0;
         }
         if lower >= beta {
             return lower;
@@ -347,6 +355,28 @@ impl<'a> Search<'a> {
             );
         }
     }
+}
+
+/// False if the mover cannot make a line whatever happens: not with its
+/// stones and every empty cell, nor, on a grid of even height with an even
+/// number of stones, against the opponent's follow-up ("claimeven"): the
+/// opponent answers a stone on an odd row (counting from 1) with the cell
+/// above it, and a stone on an even row (possible only in a column of odd
+/// height, of which there is an even number) with the lowest cell of
+/// another such column. The opponent so takes every empty even cell not
+/// playable now, and the mover's stones stay within the rest.
+#[inline(always)]
+fn mover_can_win<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> bool {
+    let geo = board.geo;
+    let empty = geo.cells() & !board.mask;
+    if !geo.has_line(board.current | empty) {
+        return false;
+    }
+    if geo.dims.rows() % 2 == 1 || board.moves % 2 == 1 {
+        return true;
+    }
+    let claimed = board.opponent() | (geo.evens() & empty & !board.playable());
+    geo.has_line(geo.cells() & !claimed)
 }
 
 /// How promising a move is, judged on the position after it (`child`):
