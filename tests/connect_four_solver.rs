@@ -231,3 +231,36 @@ fn random_positions_near_the_end_score_as_the_brute_force_says() {
     }
     assert_eq!(checked, 28);
 }
+
+/// The empty boards the test build solves in moments, against the
+/// published results: c4's readme (github.com/ChristopheSteininger/c4,
+/// "Outcome" and "Last Move" tables, which agree with John Tromp's) gives,
+/// width x height: 4x4 draw (move 16), 5x4 draw (20), 6x4 second player
+/// wins on move 24, 4x5 draw (20), 5x5 draw (25), 4x6 draw (24), 4x7 draw
+/// (28). A draw ends on the last cell; a win on the move given.
+#[test]
+fn small_empty_boards_end_as_published() {
+    use kibitz::core::outcome::Outcome;
+    let solver = ConnectFourSolver::new(1 << 20);
+    for (cols, rows, outcome, last_move) in [
+        (4, 4, Outcome::Draw, 16),
+        (5, 4, Outcome::Draw, 20),
+        (6, 4, Outcome::Loss, 24),
+        (4, 5, Outcome::Draw, 20),
+        (5, 5, Outcome::Draw, 25),
+        (4, 6, Outcome::Draw, 24),
+        (4, 7, Outcome::Draw, 28),
+    ] {
+        let shape = Shape::new(Some(cols), Some(rows), Some(4)).expect("a valid shape");
+        let game = ConnectFour::from_moves(shape, "").expect("the empty board");
+        let analysis = solver.analyse(&game, &unlimited());
+        assert!(analysis.solved, "{cols}x{rows}");
+        // For the first player, to move: a loss is the second's win.
+        assert_eq!(
+            analysis.verdict(analysis.score),
+            (outcome, last_move),
+            "{cols}x{rows}: {:?}",
+            analysis.columns
+        );
+    }
+}

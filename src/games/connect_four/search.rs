@@ -29,8 +29,10 @@ const CHECK_EVERY: u64 = 1024;
 
 /// Enhanced transposition cutoffs pay only where a subtree is big enough
 /// to repay a table probe per child: positions with at least this many
-/// empty cells (c4 uses 15 on 7x6).
-const ETC_MIN_PLIES: u32 = 15;
+/// empty cells. c4 uses 15 on 7x6; on the benchmark (40 positions of 8-14
+/// stones) 10 searched 25% fewer nodes than 15 in about the same time
+/// (with the small table's limit at 16), and none at all 25% more.
+const ETC_MIN_PLIES: u32 = 10;
 
 /// Score of a win with the stone played when `stones` are on the board.
 #[inline(always)]
@@ -208,6 +210,11 @@ impl<'a> Search<'a> {
                 // The opponent loses at once whatever it plays: the
                 // earliest win there can be.
                 return upper;
+            }
+            if beta <= 0 && !mover_can_win(&child) {
+                // The opponent cannot win after this move: it is worth at
+                // least a draw, which already refutes the window.
+                return 0;
             }
             children[n] = Child {
                 cell,
