@@ -265,3 +265,29 @@ fn small_empty_boards_end_as_published() {
         );
     }
 }
+
+/// Positions of 9 to 12 stones, where a position and its mirror image
+/// share one table entry, and their mirror images, solved in turn with one
+/// table: each gets Pons' scores (benches/connect_four_positions.txt), the
+/// mirror's reversed, whichever of the two stored the entries.
+#[test]
+fn mirror_images_sharing_entries_score_as_pons_solver_says() {
+    let solver = ConnectFourSolver::new(1 << 20);
+    let mirror = |moves: &str| -> String { moves.chars().map(|c| char::from(b'8' - (c as u8 - b'0'))).collect() };
+    for (moves, scores) in [
+        ("453753436", [-15, -15, 0, 0, -15, -15, -15]),
+        ("162465645", [16, 16, 17, 16, 16, 16, 17]),
+        ("172625527175", [-15, -15, -15, 13, -15, -15, -15]),
+        ("573333132757", [-15, -15, -15, 15, -15, -15, 6]),
+    ] {
+        let mut reversed = scores;
+        reversed.reverse();
+        for (line, expected) in [(mirror(moves), reversed), (moves.to_string(), scores)] {
+            let game = ConnectFour::from_moves(Shape::default(), &line).expect("a legal game");
+            let analysis = solver.analyse(&game, &unlimited());
+            let ours: Vec<Option<i32>> = analysis.columns.iter().map(|c| c.score).collect();
+            assert_eq!(ours, expected.map(Some).to_vec(), "after {line}");
+            assert!(analysis.solved, "{line}");
+        }
+    }
+}

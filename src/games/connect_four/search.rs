@@ -46,7 +46,35 @@ pub fn win_score(cells: u32, stones: u32) -> i32 {
 /// shape.
 #[inline(always)]
 pub fn key<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> u64 {
-    let key = board.position_key();
+    salted(board, board.position_key())
+}
+
+/// Positions with at least this many empty cells share one entry with
+/// their mirror image (the one of the two with the smaller key stores
+/// it): near the root, where the mirror costs little beside the search
+/// below, and where a transposed mirror image is most often met.
+const MIRROR_MIN_PLIES: u32 = 26;
+
+/// The key the table stores `board` under, with `plies` empty cells; and
+/// true if that is its mirror image's key (its columns then count from the
+/// right).
+#[inline(always)]
+fn table_key<B: Bits, D: Dims>(board: &Board<'_, B, D>, plies: u32) -> (u64, bool) {
+    if plies < MIRROR_MIN_PLIES {
+        return (key(board), false);
+    }
+    let own = board.position_key();
+    let mirrored = board.mirrored_key();
+    if mirrored < own {
+        (salted(board, mirrored), true)
+    } else {
+        (salted(board, own), false)
+    }
+}
+
+/// A position key (`board`'s own or its mirror image's) as a table key.
+#[inline(always)]
+fn salted<B: Bits, D: Dims>(board: &Board<'_, B, D>, key: B) -> u64 {
     let grid_bits = board.geo.cols * (board.geo.rows + 1);
     let shape = board.geo.shape_code();
     if grid_bits <= 56 {
@@ -186,7 +214,15 @@ impl<'a> Search<'a> {
         if lower >= beta {
             return lower;
         }
-        let key = key(&position);
+        let (key, mirrored) = table_key(&position, plies);
+        // A column as the entry names it, and back.
+        let flip = |col: u32| {
+            if mirrored && col < geo.cols {
+                geo.cols - 1 - col
+            } else {
+                col
+            }
+        };
         self.table.prefetch(key, plies);
 
         // Every child judged before any is searched.
@@ -224,14 +260,14 @@ impl<'a> Search<'a> {
             n += 1;
         }
 
-        let mut best_column = NO_COLUMN;
+        let mut best_column = u32::from(NO_COLUMN);
         if let Some(entry) = self.table.get(key, plies) {
             let value = i32::from(entry.value);
             match entry.bound {
                 Bound::Exact => return value,
                 Bound::Lower => {
                     lower = lower.max(value);
-                    best_column = entry.best;
+                    best_column = flip(u32::from(entry.best));
                 }
                 Bound::Upper => upper = upper.min(value),
             }
@@ -255,7 +291,7 @@ impl<'a> Search<'a> {
             for (i, child) in children[..n].iter().enumerate() {
                 let mut board = position;
                 board.play_cell(child.cell);
-                let Some(entry) = self.table.get(self::key(&board), plies - 1) else {
+                let Some(entry) = self.table.get(table_key(&board, plies - 1).0, plies - 1) else {
                     continue;
                 };
                 // The move is worth minus the child's value.
@@ -266,7 +302,7 @@ impl<'a> Search<'a> {
                     Bound::Lower => (false, true),
                 };
                 if at_least && value >= beta {
-                    self.store(key, plies, value, Bound::Lower, child.col, 0);
+                    self.store(key, plies, value, Bound::Lower, flip(child.col), 0);
                     return value;
                 }
                 if at_most && value <= alpha {
@@ -290,7 +326,7 @@ impl<'a> Search<'a> {
         // Highest weight first; the remembered move before all. A stable
         // insertion sort keeps centre order among equals.
         for child in children[..n].iter_mut() {
-            if u32::from(best_column) == child.col {
+            if best_column == child.col {
                 child.weight = i32::MAX;
             }
         }
@@ -343,7 +379,7 @@ impl<'a> Search<'a> {
             (best, Bound::Upper)
         };
         let work = 64 - (self.nodes - before).leading_zeros();
-        self.store(key, plies, value, bound, best_col, work);
+        self.store(key, plies, value, bound, flip(best_col), work);
         value
     }
 
