@@ -35,37 +35,7 @@ fn check_positions(cols: usize, rows: usize, k: usize, max_stones: usize, wide: 
     let mut checked = 0;
     let mut seen = std::collections::HashSet::new();
     while let Some((moves, grid)) = frontier.pop() {
-        let game = ConnectFour::from_moves(shape, &moves).expect("a legal game");
-        let analysis = if wide {
-            solver.analyse_wide(&game, &unlimited())
-        } else {
-            solver.analyse(&game, &unlimited())
-        };
-        assert!(analysis.solved, "{moves} not solved");
-        for col in 0..cols {
-            let expected = (grid.height(col) < rows).then(|| {
-                let mut child = grid.clone();
-                if child.drop(col) {
-                    ((cols * rows) as i32 + 1 - grid.stones as i32) / 2
-                } else if child.full() {
-                    0
-                } else {
-                    -brute_score(&child, &mut memo)
-                }
-            });
-            assert_eq!(
-                analysis.columns[col].score,
-                expected,
-                "{cols}x{rows} k={k} after {moves:?}, column {}",
-                col + 1
-            );
-        }
-        let best = analysis.columns.iter().filter_map(|c| c.score).max();
-        assert_eq!(
-            Some(analysis.score),
-            best,
-            "{moves}: the chosen move has the best score"
-        );
+        check_one(&solver, shape, &moves, &grid, &mut memo, wide);
         checked += 1;
         if grid.stones < max_stones {
             for col in 0..cols {
@@ -79,6 +49,50 @@ fn check_positions(cols: usize, rows: usize, k: usize, max_stones: usize, wide: 
         }
     }
     checked
+}
+
+/// The analysis of the position `moves` (drawn in `grid`) gives every
+/// column the brute force's score and picks a best one.
+fn check_one(
+    solver: &ConnectFourSolver,
+    shape: Shape,
+    moves: &str,
+    grid: &Grid,
+    memo: &mut HashMap<Grid, i32>,
+    wide: bool,
+) {
+    let (cols, rows, k) = (grid.cols, grid.rows, grid.k);
+    let game = ConnectFour::from_moves(shape, moves).expect("a legal game");
+    let analysis = if wide {
+        solver.analyse_wide(&game, &unlimited())
+    } else {
+        solver.analyse(&game, &unlimited())
+    };
+    assert!(analysis.solved, "{moves} not solved");
+    for col in 0..cols {
+        let expected = (grid.height(col) < rows).then(|| {
+            let mut child = grid.clone();
+            if child.drop(col) {
+                ((cols * rows) as i32 + 1 - grid.stones as i32) / 2
+            } else if child.full() {
+                0
+            } else {
+                -brute_score(&child, memo)
+            }
+        });
+        assert_eq!(
+            analysis.columns[col].score,
+            expected,
+            "{cols}x{rows} k={k} after {moves:?}, column {}",
+            col + 1
+        );
+    }
+    let best = analysis.columns.iter().filter_map(|c| c.score).max();
+    assert_eq!(
+        Some(analysis.score),
+        best,
+        "{moves}: the chosen move has the best score"
+    );
 }
 
 #[test]
@@ -172,4 +186,108 @@ fn a_symmetric_position_gives_mirror_columns_equal_scores() {
     let mut mirrored = scores.clone();
     mirrored.reverse();
     assert_eq!(scores, mirrored);
+}
+
+/// Random positions with 15 or 16 empty cells (27 stones on 7x6), every
+/// column against the brute force: deep enough for every pruning of the
+/// search (each child's table entry read before any child is searched from
+/// 10 empty cells on, the big table from 16, the claimeven bound on the
+/// even heights), small enough for the brute force in the test build.
+#[test]
+fn random_positions_near_the_end_score_as_the_brute_force_says() {
+    let mut state = 0x2545_F491_4F6C_DD1Du64;
+    let mut random = move |n: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % n as u64) as usize
+    };
+    let mut checked = 0;
+    for (cols, rows, empty, count) in [(7, 6, 15..=15, 5), (5, 5, 15..=16, 8), (6, 4, 15..=16, 8)] {
+        let shape = Shape::new(Some(cols as i64), Some(rows as i64), Some(4)).expect("a valid shape");
+        // One table for all, as the server keeps one: entries of earlier
+        // positions must not mislead later ones.
+        let solver = ConnectFourSolver::new(1 << 16);
+        let mut memo = HashMap::new();
+        let mut made = 0;
+        while made < count {
+            let stones = cols * rows - empty.start() - random(empty.end() - empty.start() + 1);
+            let mut grid = Grid::new(cols, rows, 4);
+            let mut moves = String::new();
+            let mut over = false;
+            while grid.stones < stones && !over {
+                let col = random(cols);
+                if grid.height(col) < rows {
+                    over = grid.drop(col);
+                    moves.push_str(&(col + 1).to_string());
+                }
+            }
+            if over {
+                continue;
+            }
+            check_one(&solver, shape, &moves, &grid, &mut memo, false);
+            made += 1;
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 21);
+}
+
+/// The empty boards the test build solves in moments, against the
+/// published results: c4's readme (github.com/ChristopheSteininger/c4,
+/// "Outcome" and "Last Move" tables, which agree with John Tromp's) gives,
+/// width x height: 4x4 draw (move 16), 5x4 draw (20), 6x4 second player
+/// wins on move 24, 4x5 draw (20), 5x5 draw (25), 4x6 draw (24), 4x7 draw
+/// (28). A draw ends on the last cell; a win on the move given.
+#[test]
+fn small_empty_boards_end_as_published() {
+    use kibitz::core::outcome::Outcome;
+    let solver = ConnectFourSolver::new(1 << 20);
+    for (cols, rows, outcome, last_move) in [
+        (4, 4, Outcome::Draw, 16),
+        (5, 4, Outcome::Draw, 20),
+        (6, 4, Outcome::Loss, 24),
+        (4, 5, Outcome::Draw, 20),
+        (5, 5, Outcome::Draw, 25),
+        (4, 6, Outcome::Draw, 24),
+        (4, 7, Outcome::Draw, 28),
+    ] {
+        let shape = Shape::new(Some(cols), Some(rows), Some(4)).expect("a valid shape");
+        let game = ConnectFour::from_moves(shape, "").expect("the empty board");
+        let analysis = solver.analyse(&game, &unlimited());
+        assert!(analysis.solved, "{cols}x{rows}");
+        // For the first player, to move: a loss is the second's win.
+        assert_eq!(
+            analysis.verdict(analysis.score),
+            (outcome, last_move),
+            "{cols}x{rows}: {:?}",
+            analysis.columns
+        );
+    }
+}
+
+/// Positions of 9 to 12 stones, where a position and its mirror image
+/// share one table entry, and their mirror images, solved in turn with one
+/// table: each gets Pons' scores (benches/connect_four_positions.txt), the
+/// mirror's reversed, whichever of the two stored the entries.
+#[test]
+fn mirror_images_sharing_entries_score_as_pons_solver_says() {
+    let solver = ConnectFourSolver::new(1 << 20);
+    let mirror = |moves: &str| -> String { moves.chars().map(|c| char::from(b'8' - (c as u8 - b'0'))).collect() };
+    for (moves, scores) in [
+        ("453753436", [-15, -15, 0, 0, -15, -15, -15]),
+        ("162465645", [16, 16, 17, 16, 16, 16, 17]),
+        ("172625527175", [-15, -15, -15, 13, -15, -15, -15]),
+        ("573333132757", [-15, -15, -15, 15, -15, -15, 6]),
+    ] {
+        let mut reversed = scores;
+        reversed.reverse();
+        for (line, expected) in [(mirror(moves), reversed), (moves.to_string(), scores)] {
+            let game = ConnectFour::from_moves(Shape::default(), &line).expect("a legal game");
+            let analysis = solver.analyse(&game, &unlimited());
+            let ours: Vec<Option<i32>> = analysis.columns.iter().map(|c| c.score).collect();
+            assert_eq!(ours, expected.map(Some).to_vec(), "after {line}");
+            assert!(analysis.solved, "{line}");
+        }
+    }
 }

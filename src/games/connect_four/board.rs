@@ -71,6 +71,8 @@ pub struct Geometry<B, D> {
     bottom: B,
     /// Every cell (no guard bits).
     cells: B,
+    /// The cells of the even rows, counting from 1 at the bottom.
+    evens: B,
     /// Columns, centre first; among two centres the left one first.
     pub order: Vec<u32>,
 }
@@ -88,6 +90,10 @@ impl<B: Bits, D: Dims> Geometry<B, D> {
         for c in 0..cols {
             cells |= column << (c * (rows + 1));
         }
+        let mut evens = B::ZERO;
+        for row in (1..rows).step_by(2) {
+            evens |= (bottom << row) & cells;
+        }
         let mut order: Vec<u32> = (0..cols).collect();
         // Distance from the centre, doubled to stay in integers.
         order.sort_by_key(|&c| ((2 * c) as i32 - (cols as i32 - 1)).abs() * 2 + i32::from(2 * c + 1 > cols));
@@ -98,6 +104,7 @@ impl<B: Bits, D: Dims> Geometry<B, D> {
             k,
             bottom,
             cells,
+            evens,
             order,
         }
     }
@@ -110,6 +117,19 @@ impl<B: Bits, D: Dims> Geometry<B, D> {
     /// A number from 1 to 252 naming the grid and k (sides 4..9, k 3..9).
     pub fn shape_code(&self) -> u64 {
         u64::from(((self.cols - 4) * 6 + (self.rows - 4)) * 7 + (self.k - 3) + 1)
+    }
+
+    /// The cells of the even rows (the second from the bottom, the
+    /// fourth...).
+    #[inline(always)]
+    pub fn evens(&self) -> B {
+        self.evens
+    }
+
+    /// Every cell of the grid (no guard bits).
+    #[inline(always)]
+    pub fn cells(&self) -> B {
+        self.cells
     }
 
     #[inline(always)]
@@ -175,7 +195,20 @@ impl<B: Bits, D: Dims> Geometry<B, D> {
     }
 
     /// True if `stones` hold a line of k.
+    #[inline(always)]
     pub fn has_line(&self, stones: B) -> bool {
+        if self.dims.k() == 4 {
+            let h = self.dims.rows();
+            // Unrolled for the usual game: pairs, then pairs of pairs.
+            return [1, h + 1, h, h + 2].into_iter().any(|step| {
+                let pairs = stones & (stones >> step);
+                pairs & (pairs >> (2 * step)) != B::ZERO
+            });
+        }
+        self.has_line_any_k(stones)
+    }
+
+    fn has_line_any_k(&self, stones: B) -> bool {
         [1, self.rows + 1, self.rows, self.rows + 2].into_iter().any(|step| {
             let mut run = stones;
             for i in 1..self.k {
@@ -262,8 +295,14 @@ impl<'g, B: Bits, D: Dims> Board<'g, B, D> {
     /// cannot win at once.
     #[inline(always)]
     pub fn non_losing_moves(&self) -> B {
+        self.non_losing_given(self.geo.winning_cells(self.opponent(), self.mask))
+    }
+
+    /// [`Board::non_losing_moves`] when the opponent's winning cells
+    /// (`threats`) are known already.
+    #[inline(always)]
+    pub fn non_losing_given(&self, threats: B) -> B {
         let mut possible = self.playable();
-        let threats = self.geo.winning_cells(self.opponent(), self.mask);
         let forced = possible & threats;
         if forced != B::ZERO {
             if forced & (forced - B::ONE) != B::ZERO {

@@ -39,9 +39,9 @@ pub fn scores(args: &ScoresArgs) -> Result<(), String> {
     let mut out = stdout.lock();
     for line in std::io::stdin().lock().lines() {
         let line = line.map_err(|e| e.to_string())?;
-        let Some(moves) = line.split_whitespace().next() else {
-            continue;
-        };
+        // An empty line is the empty board, as in Pons' solver: the only
+        // way to ask for it.
+        let moves = line.split_whitespace().next().unwrap_or("");
         let game = ConnectFour::from_moves(shape, moves).map_err(|e| format!("{moves}: {e}"))?;
         game.ensure_not_over().map_err(|e| format!("{moves}: {e}"))?;
         let started = Instant::now();

@@ -14,10 +14,12 @@ pub mod board;
 pub mod cli;
 pub(crate) mod matches;
 pub mod review;
+pub mod search;
 mod served;
 
 pub use served::ConnectFourGame;
 pub mod solve;
+pub mod table;
 
 use std::sync::Arc;
 

@@ -5,14 +5,10 @@
 //! `(cells + 1 - stones before the winning one) / 2`); a loss is the negative
 //! of the opponent's win.
 //!
-//! The generic [`Negamax`] does the search; this file gives it the game's
-//! knowledge: a position where the mover can win at once is never searched,
-//! moves that hand the opponent a win are never listed, the value is
-//! bounded by the stones left, moves are tried by how many winning cells
-//! they make (centre first among equals), and a symmetric position has only
-//! half its columns searched. (Mirror images sharing one table entry was
-//! tried: it saved under 0.1% of the nodes on the benchmark and cost 15% of
-//! the time.)
+//! The search is [`super::search`]'s; this file asks it for each column:
+//! a column that wins or loses at once is never searched, and a symmetric
+//! position has only half its columns searched (below the root, positions
+//! near it share their table entry with their mirror image).
 //!
 //! [`ConnectFourSolver::analyse`] gives every column its exact score while
 //! the limits last, centre columns first; a column the limits did not
@@ -20,92 +16,18 @@
 
 use super::bits::Bits;
 use super::board::{Board, Dims, Geometry, Standard};
+use super::search::{win_score, Search};
+use super::table::Table;
 use super::ConnectFour;
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
 use crate::solve::limits::SearchLimits;
-use crate::solve::negamax::{Negamax, Settled, Solvable};
 use crate::solve::solvers::{GameSolver, MemoSizes};
-use crate::solve::table::SharedTable;
 use crate::solve::Progress;
 
 /// Nodes the estimate of the columns may spend before the exact search:
 /// a few milliseconds.
 const ESTIMATE_NODES: u64 = 60_000;
-
-/// Score of a win with the stone played when `stones` are on the board.
-fn win_score(cells: u32, stones: u32) -> i32 {
-    (cells as i32 + 1 - stones as i32) / 2
-}
-
-impl<B: Bits, D: Dims> Solvable for Board<'_, B, D> {
-    type Pending = B;
-
-    #[inline]
-    fn key(&self) -> u64 {
-        let key = self.position_key();
-        let grid_bits = self.geo.cols * (self.geo.rows + 1);
-        let shape = self.geo.shape_code();
-        // The shape in the spare high bits keeps the key exact; grids that
-        // use them all get a digest salted by the shape.
-        if grid_bits <= 56 {
-            key.fold() | shape << 56
-        } else {
-            key.fold() ^ shape.wrapping_mul(0xD6E8_FEB8_6659_FD93)
-        }
-    }
-
-    /// The mover cannot win at once here (the root checks, and
-    /// `children` lists no move that lets the opponent).
-    #[inline]
-    fn settle(&self) -> Settled<B> {
-        let moves = self.non_losing_moves();
-        let cells = self.geo.area();
-        if moves == B::ZERO {
-            return Settled::Value(-win_score(cells, self.moves + 1));
-        }
-        if self.moves + 2 >= cells {
-            return Settled::Value(0);
-        }
-        Settled::Open {
-            // The opponent cannot win with its next stone, nor the mover
-            // with this one.
-            lower: -win_score(cells, self.moves + 3),
-            upper: win_score(cells, self.moves + 2),
-            pending: moves,
-        }
-    }
-
-    #[inline]
-    fn work(&self) -> u8 {
-        (self.geo.area() - self.moves) as u8
-    }
-
-    #[inline]
-    fn children(&self, moves: B, out: &mut Vec<Self>) {
-        let mut scored: [(u32, u32); 9] = [(0, 0); 9];
-        let mut n = 0;
-        for &col in &self.geo.order {
-            let cell = moves & self.geo.column(col);
-            if cell != B::ZERO {
-                let score = self.move_score(cell);
-                // Insertion sort, stable: equal scores keep centre order.
-                let mut i = n;
-                while i > 0 && scored[i - 1].0 < score {
-                    scored[i] = scored[i - 1];
-                    i -= 1;
-                }
-                scored[i] = (score, col);
-                n += 1;
-            }
-        }
-        for &(_, col) in &scored[..n] {
-            let mut child = *self;
-            child.play_cell(moves & self.geo.column(col));
-            out.push(child);
-        }
-    }
-}
 
 /// One column's verdict.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -158,7 +80,7 @@ pub fn verdict(cells: u32, stones: u32, score: i32) -> (Outcome, u32) {
 }
 
 pub struct ConnectFourSolver {
-    table: SharedTable,
+    table: Table,
 }
 
 impl GameSolver for ConnectFourSolver {
@@ -171,11 +93,11 @@ impl ConnectFourSolver {
     /// `table_entries`: positions the shared table holds (16 bytes each).
     pub fn new(table_entries: usize) -> ConnectFourSolver {
         ConnectFourSolver {
-            table: SharedTable::new(table_entries),
+            table: Table::new(table_entries),
         }
     }
 
-    pub fn table(&self) -> &SharedTable {
+    pub fn table(&self) -> &Table {
         &self.table
     }
 
@@ -226,7 +148,7 @@ impl ConnectFourSolver {
         let cells = geo.area();
         let estimate_limits = limits.clone().with_max_nodes(limits.max_nodes().min(ESTIMATE_NODES));
         let (estimates, mut depth, mut nodes) = estimate(board, &estimate_limits);
-        let mut search = Negamax::new(&self.table, limits);
+        let mut search = Search::new(&self.table, limits);
         let mut columns: Vec<ColumnValue> = (0..geo.cols)
             .map(|column| ColumnValue {
                 column,
@@ -342,11 +264,7 @@ fn choose<B: Bits, D: Dims>(board: Board<'_, B, D>, columns: &[ColumnValue]) -> 
 
 /// The exact score of playing `col` (which has room), or None if the
 /// limits ran out.
-fn exact_move<'g, B: Bits, D: Dims>(
-    search: &mut Negamax<'_, Board<'g, B, D>>,
-    board: Board<'g, B, D>,
-    col: u32,
-) -> Option<i32> {
+fn exact_move<'g, B: Bits, D: Dims>(search: &mut Search<'_>, board: Board<'g, B, D>, col: u32) -> Option<i32> {
     immediate(board, col).or_else(|| {
         let mut child = board;
         child.play_column(col);
@@ -369,7 +287,7 @@ fn immediate<B: Bits, D: Dims>(board: Board<'_, B, D>, col: u32) -> Option<i32> 
 /// From the chosen move on, the move that keeps the value at each step
 /// (centre first among equals), until the game ends or the limits run out.
 fn principal_variation<'g, B: Bits, D: Dims>(
-    search: &mut Negamax<'_, Board<'g, B, D>>,
+    search: &mut Search<'_>,
     board: Board<'g, B, D>,
     first: u32,
     value: i32,
@@ -398,7 +316,7 @@ fn principal_variation<'g, B: Bits, D: Dims>(
 /// True if playing `col` is worth `value` (the position's exact value) to
 /// the mover, or None if the limits ran out.
 fn keeps_value<'g, B: Bits, D: Dims>(
-    search: &mut Negamax<'_, Board<'g, B, D>>,
+    search: &mut Search<'_>,
     board: Board<'g, B, D>,
     col: u32,
     value: i32,
