@@ -96,8 +96,13 @@ pub fn checked_lines(state: &ChessState, lines: &[PvLine]) -> Vec<PvOut> {
 }
 
 /// Builds the answer from the engine's best move and lines (a final
-/// search result or one completed depth). The best move is the engine's
-/// `bestmove` when given, else the first line's first move.
+/// search result or one completed depth). The answer's move is the first
+/// move of its first line, so that the move, its score and `pvs[0]` always
+/// agree: the line that starts with the engine's `bestmove` goes first (a
+/// `stop` can leave the ranks out of order); when no completed line starts
+/// with it (a `stop` mid-iteration can leave `bestmove` from a depth that
+/// no line finished, with no score), the best completed line's move is the
+/// answer.
 pub fn build_analysis(
     state: &ChessState,
     best_move: Option<&str>,
@@ -105,20 +110,31 @@ pub fn build_analysis(
     depth: u32,
     nodes: u64,
 ) -> Result<ChessAnalysis, EngineError> {
-    let pvs = checked_lines(state, lines);
-    let best_text = best_move
-        .map(str::to_string)
-        .or_else(|| pvs.first().and_then(|pv| pv.moves.first().cloned()))
+    let mut pvs = checked_lines(state, lines);
+    if let Some(text) = best_move {
+        if ChessMove::parse(text).and_then(|mv| state.san(mv)).is_none() {
+            return Err(EngineError::Protocol(format!(
+                "the engine's move {text:?} is not legal here"
+            )));
+        }
+        if let Some(i) = pvs
+            .iter()
+            .position(|pv| pv.moves.first().map(String::as_str) == Some(text))
+        {
+            let chosen = pvs.remove(i);
+            pvs.insert(0, chosen);
+        }
+    }
+    let best_text = pvs
+        .first()
+        .and_then(|pv| pv.moves.first().cloned())
+        .or_else(|| best_move.map(str::to_string))
         .ok_or_else(|| EngineError::Protocol("the engine gave no move".into()))?;
     let best = ChessMove::parse(&best_text)
         .and_then(|mv| state.san(mv).map(|san| SanMove { uci: mv.uci(), san }))
         .ok_or_else(|| EngineError::Protocol(format!("the engine's move {best_text:?} is not legal here")))?;
-    // The score of the line that starts with the chosen move (a `stop`
-    // can leave the ranks out of order), else the best line's.
     let line = pvs
-        .iter()
-        .find(|pv| pv.moves.first() == Some(&best.uci))
-        .or_else(|| pvs.first())
+        .first()
         .ok_or_else(|| EngineError::Protocol("the engine gave no evaluation".into()))?;
     let score = line.score;
     let white_score = match state.side_to_move() {
@@ -227,5 +243,31 @@ mod tests {
             serde_json::json!([{"moves": "c7c5 g1f3", "cp": 30}])
         );
         assert!(build_analysis(&state, Some("e2e4"), &lines, 7, 1).is_err());
+    }
+
+    #[test]
+    fn the_move_its_score_and_the_first_line_always_agree() {
+        let state = ChessState::default();
+        let lines = [
+            line(1, Score::Cp(31), &["g1f3", "c7c5"]),
+            line(2, Score::Cp(25), &["e2e4", "e7e5"]),
+        ];
+        // bestmove from the second line (ranks out of order after a stop):
+        // that line goes first.
+        let Ok(a) = build_analysis(&state, Some("e2e4"), &lines, 9, 1) else {
+            panic!("an answer");
+        };
+        assert_eq!((a.best.uci.as_str(), a.score), ("e2e4", EvalScore::Cp(25)));
+        assert_eq!(
+            a.pvs.iter().map(|pv| pv.moves[0].as_str()).collect::<Vec<_>>(),
+            ["e2e4", "g1f3"]
+        );
+        // bestmove from a depth no line finished: the best completed line's
+        // move, with its score.
+        let Ok(a) = build_analysis(&state, Some("d2d4"), &lines[..1], 9, 1) else {
+            panic!("an answer");
+        };
+        assert_eq!((a.best.uci.as_str(), a.score), ("g1f3", EvalScore::Cp(31)));
+        assert_eq!(a.pvs[0].moves[0], "g1f3");
     }
 }
