@@ -764,6 +764,12 @@ async fn a_chess_record_is_reviewed_with_lichess_measures() {
         .await;
     let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(detail.contains("moves[1]"), "{detail}");
+    // A field a move does not have is named, as in every game's review.
+    let r = app
+        .post_json("/chess/review", &json!({"moves": [{"uci": "e2e4", "from": "e2"}]}))
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("moves[0].from is not a known field"), "{detail}");
     let r = app
         .post_json(
             "/chess/review",

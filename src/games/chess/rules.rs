@@ -620,7 +620,10 @@ impl fmt::Display for ChessMove {
     }
 }
 
+/// A move as the API writes it; a field beside `uci` is refused, as every
+/// game's move type refuses one.
 #[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 struct UciJson {
     uci: String,
 }
