@@ -219,16 +219,16 @@ pub async fn play(
     let expected_ply = before.ply;
     // A row without a record at its ply (an older replica moved it) gets
     // one from its whole history first.
-    let history = if before.has_record() {
-        Vec::new()
+    let unrecorded_history = if before.has_record() {
+        None
     } else {
         let whole = state.store.load_match(&id).await?;
-        whole.as_ref().map(crate::records::entries).unwrap_or_default()
+        Some(whole.as_ref().map(crate::records::entries).unwrap_or_default())
     };
     let (after, entries) = with_ai(&state, move |ctx, rng| {
         let mut m = before;
-        if !m.has_record() {
-            m.rebuild_record(&history, ctx.solvers)?;
+        if let Some(history) = &unrecorded_history {
+            m.rebuild_record(history, ctx.solvers)?;
         }
         let entries = m.play(&request.mv, ctx, rng)?;
         Ok((m, entries))

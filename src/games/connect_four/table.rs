@@ -25,15 +25,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-/// How a stored value bounds the position's true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    Exact,
-    /// The true value is at least the stored one.
-    Lower,
-    /// The true value is at most the stored one.
-    Upper,
-}
+pub use crate::solve::table::Bound;
 
 /// What a search learned about a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
