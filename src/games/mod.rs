@@ -40,6 +40,9 @@ pub enum GameCommand {
     /// stdin, and print each line followed by every column's exact score, as
     /// the standard solvers' `-a` does (full columns: -1000).
     ConnectFourScores(connect_four::cli::ScoresArgs),
+    /// Connect Four's opening book, built by kibitz and compiled in.
+    #[command(subcommand)]
+    ConnectFourBook(connect_four::book::build::BookCommand),
     /// Solve a game offline and write the result.
     #[command(subcommand)]
     Solve(SolveCommand),
@@ -56,6 +59,7 @@ impl GameCommand {
     pub fn run(&self) -> Result<(), String> {
         match self {
             GameCommand::ConnectFourScores(args) => connect_four::cli::scores(args),
+            GameCommand::ConnectFourBook(command) => command.run(),
             GameCommand::Solve(SolveCommand::Pig(args)) => pig::cli::solve_table(args),
         }
     }

@@ -1,8 +1,10 @@
 //! `kibitz connect-four-scores`: exact scores of positions read from stdin,
 //! in the standard solvers' format, for comparing kibitz with them.
 
+use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
+use super::book::Book;
 use super::solve::ConnectFourSolver;
 use super::{ConnectFour, Shape};
 use crate::solve::limits::SearchLimits;
@@ -25,6 +27,9 @@ pub struct ScoresArgs {
     /// Also print each line's node count and milliseconds on stderr.
     #[arg(long)]
     pub stats: bool,
+    /// Search without the compiled opening book (to time the search alone).
+    #[arg(long)]
+    pub no_book: bool,
 }
 
 /// Printed for a full column, as the standard solvers do.
@@ -34,7 +39,11 @@ const FULL_COLUMN: i32 = -1000;
 pub fn scores(args: &ScoresArgs) -> Result<(), String> {
     use std::io::{BufRead, Write};
     let shape = Shape::new(Some(args.cols), Some(args.rows), Some(args.k)).map_err(|e| e.to_string())?;
-    let solver = ConnectFourSolver::new(args.table_entries);
+    let solver = if args.no_book {
+        ConnectFourSolver::with_book(args.table_entries, Cow::Owned(Book::default()))
+    } else {
+        ConnectFourSolver::new(args.table_entries)
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in std::io::stdin().lock().lines() {

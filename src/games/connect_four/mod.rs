@@ -11,6 +11,7 @@
 pub mod api;
 pub mod bits;
 pub mod board;
+pub mod book;
 pub mod cli;
 pub(crate) mod matches;
 pub mod review;

@@ -21,6 +21,7 @@
 
 use super::bits::Bits;
 use super::board::{Board, Dims};
+use super::book::Book;
 use super::table::{Bound, Entry, Table, NO_COLUMN};
 use crate::solve::limits::SearchLimits;
 
@@ -47,6 +48,14 @@ pub fn win_score(cells: u32, stones: u32) -> i32 {
 #[inline(always)]
 pub fn key<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> u64 {
     salted(board, board.position_key())
+}
+
+/// The key of `board` or of its mirror image, whichever is smaller: the
+/// same for both.
+#[inline]
+pub fn canonical_key<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> u64 {
+    let (own, mirrored) = (board.position_key(), board.mirrored_key());
+    salted(board, own.min(mirrored))
 }
 
 /// Positions with at least this many empty cells share one entry with
@@ -121,6 +130,8 @@ struct Child<B> {
 pub struct Search<'a> {
     table: &'a Table,
     limits: &'a SearchLimits,
+    /// Looked up at its ply instead of searching below it.
+    book: Option<&'a Book>,
     pub nodes: u64,
     pub stopped: bool,
 }
@@ -130,9 +141,17 @@ impl<'a> Search<'a> {
         Search {
             table,
             limits,
+            book: None,
             nodes: 0,
             stopped: false,
         }
+    }
+
+    /// Positions of the book's ply are looked up in it (it must be for the
+    /// grid searched).
+    pub fn with_book(mut self, book: &'a Book) -> Search<'a> {
+        self.book = (!book.is_empty()).then_some(book);
+        self
     }
 
     /// The exact value of `position` (whose mover cannot win at once), or
@@ -186,6 +205,9 @@ impl<'a> Search<'a> {
         }
         if self.stopped {
             return alpha;
+        }
+        if let Some(value) = self.book.and_then(|book| book.value(&position)) {
+            return value;
         }
         let geo = position.geo;
         let cells = geo.area();

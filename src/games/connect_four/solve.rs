@@ -14,8 +14,11 @@
 //! the limits last, centre columns first; a column the limits did not
 //! reach keeps a shallow search's estimate and says `solved: false`.
 
+use std::borrow::Cow;
+
 use super::bits::Bits;
 use super::board::{Board, Dims, Geometry, Standard};
+use super::book::Book;
 use super::search::{win_score, Search};
 use super::table::Table;
 use super::ConnectFour;
@@ -81,6 +84,7 @@ pub fn verdict(cells: u32, stones: u32, score: i32) -> (Outcome, u32) {
 
 pub struct ConnectFourSolver {
     table: Table,
+    book: Cow<'static, Book>,
 }
 
 impl GameSolver for ConnectFourSolver {
@@ -91,9 +95,17 @@ impl GameSolver for ConnectFourSolver {
 
 impl ConnectFourSolver {
     /// `table_entries`: positions the shared table holds (16 bytes each).
+    /// Searches 7x6 with the compiled opening book.
     pub fn new(table_entries: usize) -> ConnectFourSolver {
+        ConnectFourSolver::with_book(table_entries, Cow::Borrowed(Book::compiled()))
+    }
+
+    /// A solver that looks positions up in `book` (on its grid only; an
+    /// empty book is none).
+    pub fn with_book(table_entries: usize, book: Cow<'static, Book>) -> ConnectFourSolver {
         ConnectFourSolver {
             table: Table::new(table_entries),
+            book,
         }
     }
 
@@ -149,6 +161,9 @@ impl ConnectFourSolver {
         let estimate_limits = limits.clone().with_max_nodes(limits.max_nodes().min(ESTIMATE_NODES));
         let (estimates, mut depth, mut nodes) = estimate(board, &estimate_limits);
         let mut search = Search::new(&self.table, limits);
+        if self.book.covers(geo.cols, geo.rows, geo.k) {
+            search = search.with_book(&self.book);
+        }
         let mut columns: Vec<ColumnValue> = (0..geo.cols)
             .map(|column| ColumnValue {
                 column,
