@@ -27,6 +27,7 @@ fn solvers() -> Solvers {
             sequence_entries: SolverConfig::DEFAULT_SHORT_CACHE,
             table_entries: 1 << 16,
             answers: 0,
+            search_helpers: 0,
         });
         solvers.provide(Arc::new(PigTables::new(dir, 1 << 26)));
         solvers

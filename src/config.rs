@@ -100,6 +100,10 @@ pub struct Config {
     /// first search.
     #[arg(long, env = "KIBITZ_TABLE_ENTRIES", default_value_t = 1 << 22)]
     pub table_entries: usize,
+    /// Threads one Connect Four search may add while a core is idle (0: one
+    /// thread per search). Under load every search keeps to its own.
+    #[arg(long, env = "KIBITZ_SEARCH_HELPERS", default_value_t = 1)]
+    pub search_helpers: usize,
     /// Searches that may run at once (0: one per CPU). Cheap lookups never wait for them.
     #[arg(long, env = "KIBITZ_SEARCH_CONCURRENCY", default_value_t = 0)]
     pub search_concurrency: usize,

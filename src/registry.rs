@@ -177,6 +177,7 @@ mod random_games {
             sequence_entries: 16,
             table_entries: 1 << 10,
             answers: 0,
+            search_helpers: 0,
         });
         let ctx = AiContext {
             solvers: &solvers,

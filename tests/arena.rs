@@ -30,6 +30,7 @@ fn shared() -> Solvers {
         sequence_entries: MemoSizes::DEFAULT_SEQUENCE_ENTRIES,
         table_entries: 1 << 16,
         answers: 0,
+        search_helpers: 0,
     });
     solvers.provide(Arc::new(PigTables::new(
         std::env::temp_dir().join("kibitz-test-tables"),

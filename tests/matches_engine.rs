@@ -39,6 +39,7 @@ fn solvers() -> &'static Solvers {
                 sequence_entries: SolverConfig::DEFAULT_SHORT_CACHE,
                 table_entries: 1 << 16,
                 answers: 0,
+                search_helpers: 0,
             });
             solvers.provide(Arc::new(PigTables::new(dir, 1 << 28)));
             solvers

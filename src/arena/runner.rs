@@ -107,6 +107,7 @@ impl Arena {
                 sequence_entries: SEQUENCE_ENTRIES,
                 table_entries: MEMO_CAPACITY,
                 answers: 0,
+                search_helpers: 0,
             }),
         };
         let limits = SearchLimits::within(Duration::from_secs(1));

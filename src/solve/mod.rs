@@ -1,6 +1,7 @@
 //! Search and solving, apart from the rules (games/) and from HTTP.
 
 pub mod alphabeta;
+pub mod cores;
 pub mod expectimax;
 pub mod limits;
 pub mod lines;

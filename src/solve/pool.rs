@@ -11,7 +11,16 @@ use std::time::Duration;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::cores;
 use crate::core::problem::Problem;
+
+/// A search's place in the pool, and its core counted as busy (so that no
+/// other search takes it for a helper thread), until dropped.
+#[derive(Debug)]
+pub struct SearchPermit {
+    _permit: OwnedSemaphorePermit,
+    _core: cores::Busy,
+}
 
 pub struct SearchPool {
     permits: Arc<Semaphore>,
@@ -35,15 +44,18 @@ impl SearchPool {
     }
 
     /// A permit to search, or 503 once the wait is over.
-    pub async fn enter(&self) -> Result<OwnedSemaphorePermit, Problem> {
+    pub async fn enter(&self) -> Result<SearchPermit, Problem> {
         self.enter_within(self.queue_wait).await
     }
 
     /// The same with a shorter wait (a search of a batch waits no longer
     /// than the batch's time left).
-    pub async fn enter_within(&self, wait: Duration) -> Result<OwnedSemaphorePermit, Problem> {
+    pub async fn enter_within(&self, wait: Duration) -> Result<SearchPermit, Problem> {
         match tokio::time::timeout(wait, Arc::clone(&self.permits).acquire_owned()).await {
-            Ok(Ok(permit)) => Ok(permit),
+            Ok(Ok(permit)) => Ok(SearchPermit {
+                _permit: permit,
+                _core: cores::searching(),
+            }),
             _ => {
                 metrics::counter!("kibitz_search_rejected_total").increment(1);
                 Err(Problem::unavailable(

@@ -26,6 +26,8 @@ pub struct MemoSizes {
     pub table_entries: usize,
     /// Finished answers kept whole by the games that keep them (tic-tac-toe).
     pub answers: usize,
+    /// Threads one search may add while cores are idle (Connect Four).
+    pub search_helpers: usize,
 }
 
 impl MemoSizes {
@@ -39,6 +41,7 @@ impl MemoSizes {
             sequence_entries: config.sequence_cache_entries,
             table_entries: config.table_entries,
             answers: config.answer_cache,
+            search_helpers: config.search_helpers,
         }
     }
 }
@@ -162,6 +165,7 @@ mod tests {
             sequence_entries: 4,
             table_entries: 4,
             answers: 0,
+            search_helpers: 0,
         }
     }
 

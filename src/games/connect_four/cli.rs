@@ -30,6 +30,10 @@ pub struct ScoresArgs {
     /// Search without the compiled opening book (to time the search alone).
     #[arg(long)]
     pub no_book: bool,
+    /// Threads for each line (more than one shares the columns and the
+    /// table).
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
 }
 
 /// Printed for a full column, as the standard solvers do.
@@ -43,7 +47,8 @@ pub fn scores(args: &ScoresArgs) -> Result<(), String> {
         ConnectFourSolver::with_book(args.table_entries, Cow::Owned(Book::default()))
     } else {
         ConnectFourSolver::new(args.table_entries)
-    };
+    }
+    .with_helpers(args.threads.saturating_sub(1));
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for line in std::io::stdin().lock().lines() {

@@ -19,11 +19,17 @@
 //! Scores are the standard solvers' (see `solve`): higher is better for
 //! the player to move.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::bits::Bits;
 use super::board::{Board, Dims};
 use super::book::Book;
 use super::table::{Bound, Entry, Table, NO_COLUMN};
 use crate::solve::limits::SearchLimits;
+
+/// Plies below the root whose best-looking child a helper thread searches
+/// last (see `Search::desync_below`).
+const DESYNC_PLIES: u32 = 2;
 
 /// Check the clock and the node budget this often.
 const CHECK_EVERY: u64 = 1024;
@@ -132,6 +138,18 @@ pub struct Search<'a> {
     limits: &'a SearchLimits,
     /// Looked up at its ply instead of searching below it.
     book: Option<&'a Book>,
+    /// Set when another thread has found what this search looks for.
+    abandon: Option<&'a AtomicBool>,
+    /// Near the root (fewer stones than this), the most promising child is
+    /// searched last, not first: a second thread searching the same
+    /// position so takes other subtrees first and fills the shared table
+    /// with results the first can use (reversing the whole order instead,
+    /// or sharing the small table, made two threads slower than one).
+    desync_below: u32,
+    /// Plies below the root that are so reordered (0 for the first thread).
+    desync_plies: u32,
+    /// The thread's own small table (see [`Table`]).
+    lane: usize,
     pub nodes: u64,
     pub stopped: bool,
 }
@@ -142,6 +160,10 @@ impl<'a> Search<'a> {
             table,
             limits,
             book: None,
+            abandon: None,
+            desync_below: 0,
+            desync_plies: 0,
+            lane: 0,
             nodes: 0,
             stopped: false,
         }
@@ -154,12 +176,23 @@ impl<'a> Search<'a> {
         self
     }
 
+    /// Thread `lane` of several sharing the table: stops (as if out of
+    /// limits) once `abandon` is set, and in an odd lane the first plies
+    /// search their most promising child last.
+    pub fn helping(mut self, abandon: &'a AtomicBool, lane: usize) -> Search<'a> {
+        self.abandon = Some(abandon);
+        self.desync_plies = if lane % 2 == 1 { DESYNC_PLIES } else { 0 };
+        self.lane = lane;
+        self
+    }
+
     /// The exact value of `position` (whose mover cannot win at once), or
     /// None if the limits ran out: null-window probes that halve the
     /// interval of possible values each time, nearer zero first (most
     /// positions are close games, and the table carries what each probe
     /// learned into the next).
     pub fn solve<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>) -> Option<i32> {
+        self.desync_below = position.moves + self.desync_plies;
         let (mut min, mut max) = match quick(&position) {
             Quick::Value(v) => return Some(v),
             Quick::Open { lower, upper } => (lower, upper),
@@ -188,6 +221,7 @@ impl<'a> Search<'a> {
     /// at most `bound`, or None if the limits ran out: one null-window
     /// search.
     pub fn at_most<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>, bound: i32) -> Option<bool> {
+        self.desync_below = position.moves + self.desync_plies;
         let found = match quick(&position) {
             Quick::Value(v) => v,
             Quick::Open { .. } => self.negamax(position, bound, bound + 1),
@@ -200,7 +234,9 @@ impl<'a> Search<'a> {
     /// `beta` from below, and one in between is the value.
     fn negamax<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CHECK_EVERY) && self.limits.exhausted(self.nodes) {
+        if self.nodes.is_multiple_of(CHECK_EVERY)
+            && (self.limits.exhausted(self.nodes) || self.abandon.is_some_and(|a| a.load(Ordering::Relaxed)))
+        {
             self.stopped = true;
         }
         if self.stopped {
@@ -254,7 +290,8 @@ impl<'a> Search<'a> {
             weight: 0,
         }; 9];
         let mut n = 0;
-        for &col in &geo.order {
+        for i in 0..geo.order.len() {
+            let col = geo.order[i];
             let cell = moves & geo.column(col);
             if cell == B::ZERO {
                 continue;
@@ -283,7 +320,7 @@ impl<'a> Search<'a> {
         }
 
         let mut best_column = u32::from(NO_COLUMN);
-        if let Some(entry) = self.table.get(key, plies) {
+        if let Some(entry) = self.table.get(self.lane, key, plies) {
             let value = i32::from(entry.value);
             match entry.bound {
                 Bound::Exact => return value,
@@ -313,7 +350,7 @@ impl<'a> Search<'a> {
             for (i, child) in children[..n].iter().enumerate() {
                 let mut board = position;
                 board.play_cell(child.cell);
-                let Some(entry) = self.table.get(table_key(&board, plies - 1).0, plies - 1) else {
+                let Some(entry) = self.table.get(self.lane, table_key(&board, plies - 1).0, plies - 1) else {
                     continue;
                 };
                 // The move is worth minus the child's value.
@@ -364,6 +401,9 @@ impl<'a> Search<'a> {
             order[j] = i;
             m += 1;
         }
+        if position.moves < self.desync_below && m > 1 {
+            order[..m].rotate_left(1);
+        }
 
         let before = self.nodes;
         for &i in &order[..m] {
@@ -409,6 +449,7 @@ impl<'a> Search<'a> {
     fn store(&self, key: u64, plies: u32, value: i32, bound: Bound, col: u32, work: u32) {
         if let Ok(value) = i8::try_from(value) {
             self.table.put(
+                self.lane,
                 key,
                 plies,
                 Entry {

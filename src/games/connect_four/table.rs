@@ -85,6 +85,11 @@ const FAR_MIN_PLIES: u32 = 16;
 /// Buckets of the small table: 1 MiB, within a core's L2 cache.
 const NEAR_BUCKETS: usize = 1 << 15;
 
+/// Small tables, one per searching thread of an analysis (the lane a
+/// search names; threads beyond share the last): shared, the two cores'
+/// writes to the same lines made two threads slower than one.
+pub const LANES: usize = 4;
+
 #[derive(Default)]
 struct Slot {
     check: AtomicU64,
@@ -101,7 +106,7 @@ pub struct Table {
     capacity: usize,
     far: OnceLock<Box<[Bucket]>>,
     shift: u32,
-    near: OnceLock<Box<[Bucket]>>,
+    near: [OnceLock<Box<[Bucket]>>; LANES],
     near_shift: u32,
 }
 
@@ -125,7 +130,7 @@ impl Table {
             capacity,
             far: OnceLock::new(),
             shift: 64 - buckets.trailing_zeros(),
-            near: OnceLock::new(),
+            near: Default::default(),
             near_shift: 64 - near.trailing_zeros(),
         }
     }
@@ -139,8 +144,8 @@ impl Table {
             .get_or_init(|| (0..1usize << (64 - self.shift)).map(|_| Bucket::default()).collect())
     }
 
-    fn near(&self) -> &[Bucket] {
-        self.near.get_or_init(|| {
+    fn near(&self, lane: usize) -> &[Bucket] {
+        self.near[lane.min(LANES - 1)].get_or_init(|| {
             (0..1usize << (64 - self.near_shift))
                 .map(|_| Bucket::default())
                 .collect()
@@ -148,11 +153,11 @@ impl Table {
     }
 
     #[inline(always)]
-    fn bucket(&self, key: u64, plies_left: u32) -> &Bucket {
+    fn bucket(&self, lane: usize, key: u64, plies_left: u32) -> &Bucket {
         if plies_left >= FAR_MIN_PLIES {
             &self.far()[index(key, self.shift)]
         } else {
-            &self.near()[index(key, self.near_shift)]
+            &self.near(lane)[index(key, self.near_shift)]
         }
     }
 
@@ -182,8 +187,8 @@ impl Table {
     }
 
     #[inline]
-    pub fn get(&self, key: u64, plies_left: u32) -> Option<Entry> {
-        let [first, second] = &self.bucket(key, plies_left).0;
+    pub fn get(&self, lane: usize, key: u64, plies_left: u32) -> Option<Entry> {
+        let [first, second] = &self.bucket(lane, key, plies_left).0;
         Self::read(first, key).or_else(|| Self::read(second, key))
     }
 
@@ -192,8 +197,8 @@ impl Table {
     /// if it took at least the work of the one there (which moves to the
     /// second), else in the second.
     #[inline]
-    pub fn put(&self, key: u64, plies_left: u32, entry: Entry) {
-        let [first, second] = &self.bucket(key, plies_left).0;
+    pub fn put(&self, lane: usize, key: u64, plies_left: u32, entry: Entry) {
+        let [first, second] = &self.bucket(lane, key, plies_left).0;
         let data = entry.pack();
         let first_data = first.data.load(Ordering::Relaxed);
         let first_key = first.check.load(Ordering::Relaxed) ^ first_data;
@@ -266,12 +271,12 @@ mod tests {
         let table = Table::new(1024);
         for plies in [9, 40] {
             for value in [-21, 0, 18] {
-                table.put(42, plies, entry(7, value));
-                assert_eq!(table.get(42, plies), Some(entry(7, value)));
+                table.put(0, 42, plies, entry(7, value));
+                assert_eq!(table.get(0, 42, plies), Some(entry(7, value)));
             }
-            assert_eq!(table.get(43, plies), None);
+            assert_eq!(table.get(0, 43, plies), None);
             // The empty position's key is 0: an empty slot must not match it.
-            assert_eq!(table.get(0, plies), None);
+            assert_eq!(table.get(0, 0, plies), None);
         }
     }
 
@@ -286,22 +291,22 @@ mod tests {
     fn the_costliest_entry_survives_cheaper_ones_that_share_its_bucket() {
         let table = Table::new(1024);
         let shift = table.shift;
-        table.put(1, 40, entry(30, 1));
+        table.put(0, 1, 40, entry(30, 1));
         let same: Vec<u64> = (2..1_000_000u64)
             .filter(|&k| index(k, shift) == index(1, shift))
             .take(3)
             .collect();
         assert_eq!(same.len(), 3);
         for &k in &same {
-            table.put(k, 40, entry(10, 2));
+            table.put(0, k, 40, entry(10, 2));
         }
-        assert_eq!(table.get(1, 40), Some(entry(30, 1)));
-        assert_eq!(table.get(same[2], 40), Some(entry(10, 2)));
-        assert_eq!(table.get(same[0], 40), None);
+        assert_eq!(table.get(0, 1, 40), Some(entry(30, 1)));
+        assert_eq!(table.get(0, same[2], 40), Some(entry(10, 2)));
+        assert_eq!(table.get(0, same[0], 40), None);
         // A costlier one takes the first slot and moves the old one along.
-        table.put(same[0], 40, entry(40, 3));
-        assert_eq!(table.get(same[0], 40), Some(entry(40, 3)));
-        assert_eq!(table.get(1, 40), Some(entry(30, 1)));
+        table.put(0, same[0], 40, entry(40, 3));
+        assert_eq!(table.get(0, same[0], 40), Some(entry(40, 3)));
+        assert_eq!(table.get(0, 1, 40), Some(entry(30, 1)));
     }
 
     #[test]
@@ -311,8 +316,8 @@ mod tests {
             bound: Bound::Exact,
             ..entry(5, 4)
         };
-        table.put(9, 30, exact);
-        table.put(9, 30, entry(6, 2));
-        assert_eq!(table.get(9, 30), Some(exact));
+        table.put(0, 9, 30, exact);
+        table.put(0, 9, 30, entry(6, 2));
+        assert_eq!(table.get(0, 9, 30), Some(exact));
     }
 }
