@@ -640,7 +640,8 @@ async fn big_boards_get_estimates_marked_inexact() {
     let c4 = post_review(
         &app,
         "connect-four",
-        json!({"moves": [{"column": 4}, {"column": 4}], "max_ms": 100}),
+        // 8x7: no opening book, and far from solved in 100 ms.
+        json!({"options": {"cols": 8, "rows": 7}, "moves": [{"column": 4}, {"column": 4}], "max_ms": 100}),
     )
     .await;
     for review in [&ttt, &c4] {
