@@ -84,8 +84,8 @@ fn a_book_built_by_kibitz_on_5x4_holds_the_brute_force_values_and_answers_from_t
 
     // Every position with fewer stones, analysed with the book, scores every
     // column as without it.
-    let with = ConnectFourSolver::with_book(1 << 16, Cow::Owned(book));
-    let without = ConnectFourSolver::with_book(1 << 16, Cow::Owned(Book::default()));
+    let with = ConnectFourSolver::with_books(1 << 16, Cow::Owned(vec![book]));
+    let without = ConnectFourSolver::with_books(1 << 16, Cow::Owned(Vec::new()));
     let (mut nodes_with, mut nodes_without) = (0, 0);
     for stones in 0..ply {
         for moves in games_of(5, 4, stones as usize) {
@@ -103,42 +103,54 @@ fn a_book_built_by_kibitz_on_5x4_holds_the_brute_force_values_and_answers_from_t
     );
 }
 
+/// The deepest 7x6 book compiled in.
+fn book_7x6() -> &'static Book {
+    Book::for_grid(Book::compiled(), 7, 6, 4)
+        .last()
+        .expect("no chunk of a 7x6 book is compiled in")
+}
+
 #[test]
-fn the_compiled_book_holds_the_enumerated_7x6_positions_in_their_chunks() {
-    let book = Book::compiled();
-    assert!(!book.is_empty(), "no chunk of the 7x6 book is compiled in");
-    let geo = Geometry::<u64, _>::new(Standard);
-    let expected = positions(&geo, book.ply());
-    let chunk_starts: HashMap<u64, usize> = expected
-        .chunks(CHUNK_POSITIONS)
-        .enumerate()
-        .map(|(i, chunk)| (chunk[0].key, i))
-        .collect();
-    let keys: Vec<u64> = book.entries().map(|(key, _)| key).collect();
-    let mut at = 0;
-    while at < keys.len() {
-        let index = chunk_starts
-            .get(&keys[at])
-            .unwrap_or_else(|| panic!("entry {at} does not begin a chunk of the enumeration"));
-        let chunk = expected.chunks(CHUNK_POSITIONS).nth(*index).unwrap();
-        let held: Vec<u64> = keys[at..(at + chunk.len()).min(keys.len())].to_vec();
-        assert!(
-            held.iter().copied().eq(chunk.iter().map(|p| p.key)),
-            "chunk {index} holds other positions"
-        );
-        at += chunk.len();
+fn every_compiled_book_holds_the_enumerated_positions_of_its_grid_in_their_chunks() {
+    assert!(
+        Book::compiled().iter().any(|b| b.grid() == (7, 6)),
+        "no 7x6 book is compiled in"
+    );
+    for book in Book::compiled() {
+        let (cols, rows) = book.grid();
+        let shape = Shape::new(Some(i64::from(cols)), Some(i64::from(rows)), None).unwrap();
+        let geo = Geometry::<u64, _>::new(shape.dims());
+        let expected = positions(&geo, book.ply());
+        let chunk_starts: HashMap<u64, usize> = expected
+            .chunks(CHUNK_POSITIONS)
+            .enumerate()
+            .map(|(i, chunk)| (chunk[0].key, i))
+            .collect();
+        let keys: Vec<u64> = book.entries().map(|(key, _)| key).collect();
+        let mut at = 0;
+        while at < keys.len() {
+            let index = chunk_starts
+                .get(&keys[at])
+                .unwrap_or_else(|| panic!("{cols}x{rows}: entry {at} does not begin a chunk of the enumeration"));
+            let chunk = expected.chunks(CHUNK_POSITIONS).nth(*index).unwrap();
+            let held: Vec<u64> = keys[at..(at + chunk.len()).min(keys.len())].to_vec();
+            assert!(
+                held.iter().copied().eq(chunk.iter().map(|p| p.key)),
+                "{cols}x{rows}: chunk {index} holds other positions"
+            );
+            at += chunk.len();
+        }
     }
 }
 
 #[test]
 fn sampled_entries_of_the_compiled_book_equal_the_solver_without_it() {
-    let book = Book::compiled();
-    assert!(!book.is_empty(), "no chunk of the 7x6 book is compiled in");
+    let book = book_7x6();
     let geo = Geometry::<u64, _>::new(Standard);
     let by_key: HashMap<u64, Position> = positions(&geo, book.ply()).into_iter().map(|p| (p.key, p)).collect();
     let entries: Vec<(u64, i8)> = book.entries().collect();
     let samples = 6;
-    let without = ConnectFourSolver::with_book(1 << 20, Cow::Owned(Book::default()));
+    let without = ConnectFourSolver::with_books(1 << 20, Cow::Owned(Vec::new()));
     for i in 0..samples {
         let (key, value) = entries[i * entries.len() / samples];
         let p = by_key[&key];
@@ -159,8 +171,7 @@ fn sampled_entries_of_the_compiled_book_equal_the_solver_without_it() {
 
 #[test]
 fn a_position_above_the_book_is_solved_from_it_with_a_tenth_of_the_search() {
-    let book = Book::compiled();
-    assert!(!book.is_empty(), "no chunk of the 7x6 book is compiled in");
+    let book = book_7x6();
     let geo = Geometry::<u64, _>::new(Standard);
     // The first position, in key order, whose children the book all holds.
     let parent = positions(&geo, book.ply() - 1)
@@ -183,7 +194,7 @@ fn a_position_above_the_book_is_solved_from_it_with_a_tenth_of_the_search() {
     let game = ConnectFour::from_moves(Shape::default(), &moves).unwrap();
     let limits = unlimited().with_max_nodes(100_000);
     let with = ConnectFourSolver::new(1 << 16).analyse(&game, &limits);
-    let without = ConnectFourSolver::with_book(1 << 20, Cow::Owned(Book::default())).analyse(&game, &unlimited());
+    let without = ConnectFourSolver::with_books(1 << 20, Cow::Owned(Vec::new())).analyse(&game, &unlimited());
     assert!(with.solved, "{moves}: not solved within 100,000 nodes with the book");
     assert_eq!(with.columns, without.columns, "{moves}");
     assert!(

@@ -4,7 +4,6 @@
 use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
-use super::book::Book;
 use super::solve::ConnectFourSolver;
 use super::{ConnectFour, Shape};
 use crate::solve::limits::SearchLimits;
@@ -44,7 +43,7 @@ pub fn scores(args: &ScoresArgs) -> Result<(), String> {
     use std::io::{BufRead, Write};
     let shape = Shape::new(Some(args.cols), Some(args.rows), Some(args.k)).map_err(|e| e.to_string())?;
     let solver = if args.no_book {
-        ConnectFourSolver::with_book(args.table_entries, Cow::Owned(Book::default()))
+        ConnectFourSolver::with_books(args.table_entries, Cow::Owned(Vec::new()))
     } else {
         ConnectFourSolver::new(args.table_entries)
     }

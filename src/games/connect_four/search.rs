@@ -136,8 +136,8 @@ struct Child<B> {
 pub struct Search<'a> {
     table: &'a Table,
     limits: &'a SearchLimits,
-    /// Looked up at its ply instead of searching below it.
-    book: Option<&'a Book>,
+    /// Looked up at their plies instead of searching below them.
+    books: &'a [Book],
     /// Set when another thread has found what this search looks for.
     abandon: Option<&'a AtomicBool>,
     /// Near the root (fewer stones than this), the most promising child is
@@ -159,7 +159,7 @@ impl<'a> Search<'a> {
         Search {
             table,
             limits,
-            book: None,
+            books: &[],
             abandon: None,
             desync_below: 0,
             desync_plies: 0,
@@ -169,10 +169,10 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Positions of the book's ply are looked up in it (it must be for the
-    /// grid searched).
-    pub fn with_book(mut self, book: &'a Book) -> Search<'a> {
-        self.book = (!book.is_empty()).then_some(book);
+    /// Positions of a book's ply are looked up in it (the books must be
+    /// for the grid searched).
+    pub fn with_books(mut self, books: &'a [Book]) -> Search<'a> {
+        self.books = books;
         self
     }
 
@@ -242,8 +242,10 @@ impl<'a> Search<'a> {
         if self.stopped {
             return alpha;
         }
-        if let Some(value) = self.book.and_then(|book| book.value(&position)) {
-            return value;
+        for book in self.books {
+            if let Some(value) = book.value(&position) {
+                return value;
+            }
         }
         let geo = position.geo;
         let cells = geo.area();

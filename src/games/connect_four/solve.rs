@@ -94,7 +94,8 @@ pub fn verdict(cells: u32, stones: u32, score: i32) -> (Outcome, u32) {
 
 pub struct ConnectFourSolver {
     table: Table,
-    book: Cow<'static, Book>,
+    /// Ordered by grid (see [`Book::for_grid`]).
+    books: Cow<'static, [Book]>,
     /// Threads one analysis may add while cores are idle.
     helpers: usize,
 }
@@ -109,15 +110,15 @@ impl ConnectFourSolver {
     /// `table_entries`: positions the shared table holds (16 bytes each).
     /// Searches 7x6 with the compiled opening book.
     pub fn new(table_entries: usize) -> ConnectFourSolver {
-        ConnectFourSolver::with_book(table_entries, Cow::Borrowed(Book::compiled()))
+        ConnectFourSolver::with_books(table_entries, Cow::Borrowed(Book::compiled()))
     }
 
-    /// A solver that looks positions up in `book` (on its grid only; an
-    /// empty book is none).
-    pub fn with_book(table_entries: usize, book: Cow<'static, Book>) -> ConnectFourSolver {
+    /// A solver that looks positions up in `books` (each on its own grid;
+    /// ordered by grid).
+    pub fn with_books(table_entries: usize, books: Cow<'static, [Book]>) -> ConnectFourSolver {
         ConnectFourSolver {
             table: Table::new(table_entries),
-            book,
+            books,
             helpers: 0,
         }
     }
@@ -286,14 +287,9 @@ impl ConnectFourSolver {
 }
 
 impl ConnectFourSolver {
-    /// A search with this solver's table, and its book on the book's grid.
+    /// A search with this solver's table and its books of the grid.
     fn search<'s, B: Bits, D: Dims>(&'s self, geo: &Geometry<B, D>, limits: &'s SearchLimits) -> Search<'s> {
-        let search = Search::new(&self.table, limits);
-        if self.book.covers(geo.cols, geo.rows, geo.k) {
-            search.with_book(&self.book)
-        } else {
-            search
-        }
+        Search::new(&self.table, limits).with_books(Book::for_grid(&self.books, geo.cols, geo.rows, geo.k))
     }
 
     /// The exact scores of `todo`'s columns (centre first), as far as the

@@ -212,7 +212,7 @@ fn build_on<D: Dims>(geo: &Geometry<u64, D>, args: &BuildArgs) -> Result<(), Str
             let chunk = solve_chunk(geo, args.ply, &table, chunks[index], || bar.inc(1))?;
             write_atomically(&name(index), &chunk.encode())?;
             let _guard = index_lock.lock().map_err(|_| "a builder thread failed".to_string())?;
-            write_index(&args.dir, &data, geo.cols, geo.rows, args.ply)?;
+            write_index(&args.dir, &data)?;
             bar.suspend(|| {
                 eprintln!(
                     "chunk {index} of {} written: {} positions in {:.0} s",
@@ -236,7 +236,7 @@ fn build_on<D: Dims>(geo: &Geometry<u64, D>, args: &BuildArgs) -> Result<(), Str
     for result in results {
         built += result?;
     }
-    write_index(&args.dir, &data, geo.cols, geo.rows, args.ply)?;
+    write_index(&args.dir, &data)?;
     let present = (0..chunks.len()).filter(|&i| name(i).exists()).count();
     eprintln!(
         "built {built} chunks in {:.0} s; {present} of {} chunks present{}",
@@ -265,14 +265,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
     std::fs::rename(&partial, path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
-/// Rewrites `chunks.rs`: the chunk files of this grid and ply present in
-/// `data`, in order.
-fn write_index(dir: &Path, data: &Path, cols: u32, rows: u32, ply: u32) -> Result<(), String> {
-    let prefix = format!("{cols}x{rows}-ply{ply}-");
+/// Rewrites `chunks.rs`: every chunk file present in `data`, in order
+/// (each book's chunks together, in their order).
+fn write_index(dir: &Path, data: &Path) -> Result<(), String> {
     let mut names: Vec<String> = std::fs::read_dir(data)
         .map_err(|e| format!("{}: {e}", data.display()))?
         .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
-        .filter(|name| name.starts_with(&prefix) && name.ends_with(".bin"))
+        .filter(|name| name.ends_with(".bin"))
         .collect();
     names.sort();
     let mut source = String::from(
