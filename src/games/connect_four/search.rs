@@ -176,14 +176,19 @@ impl<'a> Search<'a> {
         self
     }
 
-    /// Thread `lane` of several sharing the table: stops (as if out of
-    /// limits) once `abandon` is set, and in an odd lane the first plies
-    /// search their most promising child last.
-    pub fn helping(mut self, abandon: &'a AtomicBool, lane: usize) -> Search<'a> {
-        self.abandon = Some(abandon);
+    /// Thread `lane` of several sharing the table: in an odd lane the first
+    /// plies search their most promising child last.
+    pub fn helping(mut self, lane: usize) -> Search<'a> {
         self.desync_plies = if lane % 2 == 1 { DESYNC_PLIES } else { 0 };
         self.lane = lane;
         self
+    }
+
+    /// Searches on (after a search that another thread finished first),
+    /// until `abandon` is set or the limits run out.
+    pub fn resume(&mut self, abandon: &'a AtomicBool) {
+        self.abandon = Some(abandon);
+        self.stopped = false;
     }
 
     /// The exact value of `position` (whose mover cannot win at once), or

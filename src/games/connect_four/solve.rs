@@ -353,7 +353,9 @@ impl ConnectFourSolver {
         } else {
             (0..todo.len()).collect()
         };
-        let mut nodes = 0;
+        // One search for all of this thread's columns: the limits' node
+        // budget counts every column's nodes, as with one thread.
+        let mut search = self.search(board.geo, limits).helping(thread);
         loop {
             let fresh = preference
                 .iter()
@@ -365,24 +367,24 @@ impl ConnectFourSolver {
                     .copied()
                     .find(|&i| !work.done[i].load(Ordering::Acquire))
             }) else {
-                return nodes;
+                return search.nodes;
             };
-            let mut search = self.search(board.geo, limits).helping(&work.done[i], thread);
-            let exact = exact_move(&mut search, board, todo[i]);
-            nodes += search.nodes;
-            match exact {
+            search.resume(&work.done[i]);
+            match exact_move(&mut search, board, todo[i]) {
                 Some(score) => {
                     let snapshot = {
-                        let Ok(mut found) = work.found.lock() else { return nodes };
+                        let Ok(mut found) = work.found.lock() else {
+                            return search.nodes;
+                        };
                         found[i] = Some(score);
                         found.clone()
                     };
                     work.done[i].store(true, Ordering::Release);
-                    proved(&snapshot, nodes);
+                    proved(&snapshot, search.nodes);
                 }
                 // Another thread proved it first.
                 None if work.done[i].load(Ordering::Acquire) => {}
-                None => return nodes,
+                None => return search.nodes,
             }
         }
     }

@@ -6,4 +6,6 @@ pub const CHUNKS: &[&[u8]] = &[
     include_bytes!("data/7x6-ply7-0002.bin"),
     include_bytes!("data/7x6-ply7-0003.bin"),
     include_bytes!("data/7x6-ply7-0004.bin"),
+    include_bytes!("data/7x6-ply7-0005.bin"),
+    include_bytes!("data/7x6-ply7-0006.bin"),
 ];
