@@ -258,14 +258,30 @@ fn random_positions_near_the_end_score_as_the_brute_force_says() {
 fn small_empty_boards_end_as_published() {
     use kibitz::core::outcome::Outcome;
     let solver = ConnectFourSolver::new(1 << 20);
+    // Every grid with width + height <= 13, as c4's readme (and John Tromp)
+    // publish them; the larger ones are answered from their opening books.
     for (cols, rows, outcome, last_move) in [
         (4, 4, Outcome::Draw, 16),
         (5, 4, Outcome::Draw, 20),
         (6, 4, Outcome::Loss, 24),
+        (7, 4, Outcome::Draw, 28),
+        (8, 4, Outcome::Loss, 32),
+        (9, 4, Outcome::Loss, 36),
         (4, 5, Outcome::Draw, 20),
         (5, 5, Outcome::Draw, 25),
+        (6, 5, Outcome::Draw, 30),
+        (7, 5, Outcome::Draw, 35),
+        (8, 5, Outcome::Win, 39),
         (4, 6, Outcome::Draw, 24),
+        (5, 6, Outcome::Draw, 30),
+        (6, 6, Outcome::Loss, 36),
+        (7, 6, Outcome::Win, 41),
         (4, 7, Outcome::Draw, 28),
+        (5, 7, Outcome::Draw, 35),
+        (6, 7, Outcome::Win, 41),
+        (4, 8, Outcome::Draw, 32),
+        (5, 8, Outcome::Draw, 40),
+        (4, 9, Outcome::Draw, 36),
     ] {
         let shape = Shape::new(Some(cols), Some(rows), Some(4)).expect("a valid shape");
         let game = ConnectFour::from_moves(shape, "").expect("the empty board");
