@@ -108,7 +108,7 @@ impl GameSolver for ConnectFourSolver {
 
 impl ConnectFourSolver {
     /// `table_entries`: positions the shared table holds (16 bytes each).
-    /// Searches 7x6 with the compiled opening book.
+    /// Searches with the compiled opening books.
     pub fn new(table_entries: usize) -> ConnectFourSolver {
         ConnectFourSolver::with_books(table_entries, Cow::Borrowed(Book::compiled()))
     }
