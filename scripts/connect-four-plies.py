@@ -25,9 +25,14 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
+# Positions a game reaches after 0, 1 and 2 stones: all of them are asked.
+DISTINCT = {1: 7, 2: 49}
+
+
 def positions(ply, count, seed):
     if ply == 0:
         return [""]
+    count = min(count, DISTINCT.get(ply, count))
     out = subprocess.run(
         [sys.executable, str(HERE / "connect-four-positions.py"), "--count", str(count),
          "--min-stones", str(ply), "--max-stones", str(ply), "--seed", str(seed)],

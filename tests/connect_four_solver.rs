@@ -178,7 +178,10 @@ fn the_principal_variation_is_legal_and_ends_as_the_score_says() {
 #[test]
 fn a_search_out_of_budget_says_it_is_not_solved() {
     let solver = ConnectFourSolver::new(1 << 16);
-    let game = ConnectFour::from_moves(Shape::default(), "").expect("legal");
+    // The open 8x7 grid: no opening book, and far from solved in 5,000
+    // nodes.
+    let shape = Shape::new(Some(8), Some(7), None).expect("a valid shape");
+    let game = ConnectFour::from_moves(shape, "").expect("legal");
     let analysis = solver.analyse(&game, &unlimited().with_max_nodes(5_000));
     assert!(!analysis.solved);
     assert!(analysis.columns.iter().all(|c| !c.solved));

@@ -125,10 +125,36 @@ async fn connect_four_on_a_small_grid_with_k_three() {
 }
 
 #[tokio::test]
+async fn the_empty_7x6_board_is_exact_from_the_first_move_as_published() {
+    let app = spawn_app().await;
+    let r = app.post_json("/connect-four/move", &json!({"moves": ""})).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let body = r.json();
+    // connect4.gamesolver.org's scores of the empty board (and John
+    // Tromp's result: the first player wins, with the 41st stone, in the
+    // centre only).
+    assert_eq!(
+        column_scores(&body),
+        [-2, -1, 0, 1, 0, -1, -2].map(|s| json!(s)).to_vec()
+    );
+    assert_eq!(body["solved"], true);
+    assert_eq!(body["move"]["column"], 4);
+    assert_eq!(body["outcome"], "win");
+    assert_eq!(body["plies_to_end"], 41);
+    assert!(body["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .all(|m| m["solved"] == true));
+}
+
+#[tokio::test]
 async fn connect_four_out_of_budget_says_not_solved_and_still_moves() {
     let app = spawn_app().await;
+    // Nine stones, past the opening book: about a second of search for
+    // every column.
     let body = app
-        .post_json("/connect-four/move", &json!({"moves": "", "max_ms": 30}))
+        .post_json("/connect-four/move", &json!({"moves": "756126673", "max_ms": 30}))
         .await
         .json();
     assert_eq!(body["solved"], false);

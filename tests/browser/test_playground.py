@@ -414,6 +414,29 @@ class Playground(unittest.TestCase):
         self.assertIn(m["result"]["winner"], ("ai", "draw", "human"))
         self.shot("connect-four.png")
 
+    def test_connect_four_shows_exact_scores_from_the_first_move(self):
+        # The standard 7x6 board: the opening book makes every column exact
+        # from the empty board on, as the published solutions give them.
+        self.start("connect-four", level=10)
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: len(self.els(".c4-scores-slot .c4-score")) == 7 and self.idle(), message="the column scores")
+        texts = [e.text for e in self.els(".c4-scores-slot .c4-score")]
+        self.assertFalse(any("~" in t for t in texts), texts)
+        shown = [int(e.get_attribute("data-score")) for e in self.els(".c4-scores-slot .c4-score")]
+        self.assertEqual(shown, [-2, -1, 0, 1, 0, -1, -2])
+        # After a move and the AI's answer, still exact, and as the API says.
+        before = self.ply()
+        self.el('#board .c4-drop[data-column="3"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.wait_for(lambda: self.idle() and not any("~" in e.text for e in self.els(".c4-scores-slot .c4-score")), message="exact scores after a move")
+        status, direct = api("POST", "/connect-four/move", {"board": m["state"]["board"], "k": 4})
+        self.assertEqual(status, 200, direct)
+        self.assertTrue(direct["solved"], direct)
+        shown = {int(e.get_attribute("data-column")): e.get_attribute("data-score") for e in self.els(".c4-scores-slot .c4-score")}
+        self.assertEqual(shown, {mv["column"]: str(mv["score"]) for mv in direct["moves"]})
+        self.shot("connect-four-first-moves.png")
+
     def test_othello_marks_the_legal_squares_scores_them_and_a_whole_match_plays(self):
         self.start("othello", {"size": 4}, level=10)
         self.assertEqual(len(self.els("#board .discs .cell")), 16)
