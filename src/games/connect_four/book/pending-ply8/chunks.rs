@@ -6,4 +6,13 @@ pub const CHUNKS: &[&[u8]] = &[
     include_bytes!("data/7x6-ply8-0002.bin"),
     include_bytes!("data/7x6-ply8-0003.bin"),
     include_bytes!("data/7x6-ply8-0004.bin"),
+    include_bytes!("data/7x6-ply8-0005.bin"),
+    include_bytes!("data/7x6-ply8-0006.bin"),
+    include_bytes!("data/7x6-ply8-0007.bin"),
+    include_bytes!("data/7x6-ply8-0008.bin"),
+    include_bytes!("data/7x6-ply8-0009.bin"),
+    include_bytes!("data/7x6-ply8-0010.bin"),
+    include_bytes!("data/7x6-ply8-0011.bin"),
+    include_bytes!("data/7x6-ply8-0012.bin"),
+    include_bytes!("data/7x6-ply8-0013.bin"),
 ];
