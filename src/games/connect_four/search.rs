@@ -60,8 +60,20 @@ pub fn key<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> u64 {
 /// same for both.
 #[inline]
 pub fn canonical_key<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> u64 {
-    let (own, mirrored) = (board.position_key(), board.mirrored_key());
-    salted(board, own.min(mirrored))
+    canonical(board).0
+}
+
+/// [`canonical_key`], and true if it is the mirror image's (its columns
+/// then count from the right).
+#[inline(always)]
+fn canonical<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> (u64, bool) {
+    let own = board.position_key();
+    let mirrored = board.mirrored_key();
+    if mirrored < own {
+        (salted(board, mirrored), true)
+    } else {
+        (salted(board, own), false)
+    }
 }
 
 /// Positions with at least this many empty cells share one entry with
@@ -78,13 +90,7 @@ fn table_key<B: Bits, D: Dims>(board: &Board<'_, B, D>, plies: u32) -> (u64, boo
     if plies < MIRROR_MIN_PLIES {
         return (key(board), false);
     }
-    let own = board.position_key();
-    let mirrored = board.mirrored_key();
-    if mirrored < own {
-        (salted(board, mirrored), true)
-    } else {
-        (salted(board, own), false)
-    }
+    canonical(board)
 }
 
 /// A position key (`board`'s own or its mirror image's) as a table key.
