@@ -38,4 +38,11 @@ pub const CHUNKS: &[&[u8]] = &[
     include_bytes!("data/7x6-ply8-0034.bin"),
     include_bytes!("data/7x6-ply8-0035.bin"),
     include_bytes!("data/7x6-ply8-0036.bin"),
+    include_bytes!("data/7x6-ply8-0037.bin"),
+    include_bytes!("data/7x6-ply8-0038.bin"),
+    include_bytes!("data/7x6-ply8-0039.bin"),
+    include_bytes!("data/7x6-ply8-0040.bin"),
+    include_bytes!("data/7x6-ply8-0041.bin"),
+    include_bytes!("data/7x6-ply8-0042.bin"),
+    include_bytes!("data/7x6-ply8-0043.bin"),
 ];
