@@ -45,4 +45,11 @@ pub const CHUNKS: &[&[u8]] = &[
     include_bytes!("data/7x6-ply8-0041.bin"),
     include_bytes!("data/7x6-ply8-0042.bin"),
     include_bytes!("data/7x6-ply8-0043.bin"),
+    include_bytes!("data/7x6-ply8-0044.bin"),
+    include_bytes!("data/7x6-ply8-0045.bin"),
+    include_bytes!("data/7x6-ply8-0046.bin"),
+    include_bytes!("data/7x6-ply8-0047.bin"),
+    include_bytes!("data/7x6-ply8-0048.bin"),
+    include_bytes!("data/7x6-ply8-0049.bin"),
+    include_bytes!("data/7x6-ply8-0051.bin"),
 ];
