@@ -116,6 +116,42 @@ fn other_line_lengths_and_wide_words_score_as_the_brute_force_says() {
     assert!(check_positions(4, 4, 4, 8, true) > 500);
 }
 
+#[test]
+fn a_search_given_any_guess_of_the_value_finds_the_brute_force_value() {
+    use kibitz::games::connect_four::board::Geometry;
+    use kibitz::games::connect_four::search::Search;
+    use kibitz::games::connect_four::table::Table;
+    let (cols, rows) = (5, 4);
+    let shape = Shape::new(Some(cols as i64), Some(rows as i64), None).expect("a valid shape");
+    let geo = Geometry::<u64, _>::new(shape.dims());
+    let mut memo = HashMap::new();
+    let mut frontier = vec![(String::new(), Grid::new(cols, rows, 4))];
+    let mut checked = 0;
+    while let Some((moves, grid)) = frontier.pop() {
+        let board = ConnectFour::from_moves(shape, &moves).expect("a legal game").to_board(&geo);
+        if !board.can_win_next() {
+            let expected = brute_score(&grid, &mut memo);
+            // Right, near, far and outside every possible value.
+            for guess in [None, Some(expected), Some(expected - 1), Some(expected + 2), Some(-9), Some(40)] {
+                let table = Table::new(1 << 12);
+                let limits = unlimited();
+                let found = Search::new(&table, &limits).solve_near(board, guess);
+                assert_eq!(found, Some(expected), "{moves:?} guessed {guess:?}");
+            }
+            checked += 1;
+        }
+        if grid.stones < 5 {
+            for col in 0..cols {
+                let mut child = grid.clone();
+                if grid.height(col) < rows && !child.drop(col) {
+                    frontier.push((format!("{moves}{}", col + 1), child));
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "only {checked} positions");
+}
+
 /// The first `count` positions of Pons' scores (16 to 22 stones first),
 /// each analysed by `solver` and held to every column's score.
 fn check_pons_scores(solver: &ConnectFourSolver, count: usize) -> usize {

@@ -105,6 +105,21 @@ fn salted<B: Bits, D: Dims>(board: &Board<'_, B, D>, key: B) -> u64 {
     }
 }
 
+/// The next probe of a value known to lie in `min..=max`: the middle, or
+/// nearer zero (most positions are close games, and the table carries
+/// what each probe learned into the next).
+#[inline]
+fn halving_probe(min: i32, max: i32) -> i32 {
+    let probe = min + (max - min) / 2;
+    if probe <= 0 && min / 2 < probe {
+        min / 2
+    } else if probe >= 0 && max / 2 > probe {
+        max / 2
+    } else {
+        probe
+    }
+}
+
 /// What can be said of a position whose mover cannot win at once without
 /// searching it: its value, or bounds on it.
 pub enum Quick {
@@ -199,30 +214,43 @@ impl<'a> Search<'a> {
 
     /// The exact value of `position` (whose mover cannot win at once), or
     /// None if the limits ran out: null-window probes that halve the
-    /// interval of possible values each time, nearer zero first (most
-    /// positions are close games, and the table carries what each probe
-    /// learned into the next).
+    /// interval of possible values each time (see [`halving_probe`]).
     pub fn solve<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>) -> Option<i32> {
+        self.solve_near(position, None)
+    }
+
+    /// [`Search::solve`], given a `guess` of the value: the first probes
+    /// ask whether the value is at most the guess, then one step beside it,
+    /// so that a right guess takes the two probes any proof needs (the
+    /// probes near the value cost the most; the halving would make several
+    /// of them).
+    pub fn solve_near<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>, guess: Option<i32>) -> Option<i32> {
         self.desync_below = position.moves + self.desync_plies;
         let (mut min, mut max) = match quick(&position) {
             Quick::Value(v) => return Some(v),
             Quick::Open { lower, upper } => (lower, upper),
         };
+        let mut aim = guess;
         while min < max {
-            let mut probe = min + (max - min) / 2;
-            if probe <= 0 && min / 2 < probe {
-                probe = min / 2;
-            } else if probe >= 0 && max / 2 > probe {
-                probe = max / 2;
-            }
+            let probe = match aim.take() {
+                Some(g) if (min..max).contains(&g) => g,
+                _ => halving_probe(min, max),
+            };
             let found = self.negamax(position, probe, probe + 1);
             if self.stopped {
                 return None;
             }
+            let guessed = guess == Some(probe);
             if found <= probe {
                 max = found;
+                if guessed {
+                    aim = Some(probe - 1);
+                }
             } else {
                 min = found;
+                if guessed {
+                    aim = Some(probe + 1);
+                }
             }
         }
         Some(min)

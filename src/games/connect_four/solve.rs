@@ -356,6 +356,13 @@ impl ConnectFourSolver {
         // One search for all of this thread's columns: the limits' node
         // budget counts every column's nodes, as with one thread.
         let mut search = self.search(board.geo, limits).helping(thread);
+        // Columns of one position often score alike: each is first probed
+        // at the score of the one this thread proved last; the first at the
+        // position's value where a book holds it (the best column's score).
+        let geo = board.geo;
+        let mut last_score = Book::for_grid(&self.books, geo.cols, geo.rows, geo.k)
+            .iter()
+            .find_map(|book| book.value(&board));
         loop {
             let fresh = preference
                 .iter()
@@ -370,8 +377,9 @@ impl ConnectFourSolver {
                 return search.nodes;
             };
             search.resume(&work.done[i]);
-            match exact_move(&mut search, board, todo[i]) {
+            match exact_move(&mut search, board, todo[i], last_score) {
                 Some(score) => {
+                    last_score = Some(score);
                     let snapshot = {
                         let Ok(mut found) = work.found.lock() else {
                             return search.nodes;
@@ -421,12 +429,17 @@ fn choose<B: Bits, D: Dims>(board: Board<'_, B, D>, columns: &[ColumnValue]) -> 
 }
 
 /// The exact score of playing `col` (which has room), or None if the
-/// limits ran out.
-fn exact_move<'g, B: Bits, D: Dims>(search: &mut Search<'_>, board: Board<'g, B, D>, col: u32) -> Option<i32> {
+/// limits ran out; `guess` is probed first (see [`Search::solve_near`]).
+fn exact_move<'g, B: Bits, D: Dims>(
+    search: &mut Search<'_>,
+    board: Board<'g, B, D>,
+    col: u32,
+    guess: Option<i32>,
+) -> Option<i32> {
     immediate(board, col).or_else(|| {
         let mut child = board;
         child.play_column(col);
-        search.solve(child).map(|v| -v)
+        search.solve_near(child, guess.map(|g| -g)).map(|v| -v)
     })
 }
 
