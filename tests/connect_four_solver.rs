@@ -128,11 +128,20 @@ fn a_search_given_any_guess_of_the_value_finds_the_brute_force_value() {
     let mut frontier = vec![(String::new(), Grid::new(cols, rows, 4))];
     let mut checked = 0;
     while let Some((moves, grid)) = frontier.pop() {
-        let board = ConnectFour::from_moves(shape, &moves).expect("a legal game").to_board(&geo);
+        let board = ConnectFour::from_moves(shape, &moves)
+            .expect("a legal game")
+            .to_board(&geo);
         if !board.can_win_next() {
             let expected = brute_score(&grid, &mut memo);
             // Right, near, far and outside every possible value.
-            for guess in [None, Some(expected), Some(expected - 1), Some(expected + 2), Some(-9), Some(40)] {
+            for guess in [
+                None,
+                Some(expected),
+                Some(expected - 1),
+                Some(expected + 2),
+                Some(-9),
+                Some(40),
+            ] {
                 let table = Table::new(1 << 12);
                 let limits = unlimited();
                 let found = Search::new(&table, &limits).solve_near(board, guess);
