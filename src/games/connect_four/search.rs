@@ -268,6 +268,11 @@ impl<'a> Search<'a> {
         (!self.stopped).then_some(found <= bound)
     }
 
+    /// The value of `position` where one of the search's books holds it.
+    pub fn book_value<B: Bits, D: Dims>(&self, position: &Board<'_, B, D>) -> Option<i32> {
+        self.books.iter().find_map(|book| book.value(position))
+    }
+
     /// Fail-soft alpha-beta on a position whose mover cannot win at once:
     /// a result at most `alpha` bounds the value from above, one at least
     /// `beta` from below, and one in between is the value.
@@ -281,10 +286,8 @@ impl<'a> Search<'a> {
         if self.stopped {
             return alpha;
         }
-        for book in self.books {
-            if let Some(value) = book.value(&position) {
-                return value;
-            }
+        if let Some(value) = self.book_value(&position) {
+            return value;
         }
         let geo = position.geo;
         let cells = geo.area();

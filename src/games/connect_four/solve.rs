@@ -359,10 +359,7 @@ impl ConnectFourSolver {
         // Columns of one position often score alike: each is first probed
         // at the score of the one this thread proved last; the first at the
         // position's value where a book holds it (the best column's score).
-        let geo = board.geo;
-        let mut last_score = Book::for_grid(&self.books, geo.cols, geo.rows, geo.k)
-            .iter()
-            .find_map(|book| book.value(&board));
+        let mut last_score = search.book_value(&board);
         loop {
             let fresh = preference
                 .iter()
