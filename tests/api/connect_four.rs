@@ -151,10 +151,10 @@ async fn the_empty_7x6_board_is_exact_from_the_first_move_as_published() {
 #[tokio::test]
 async fn connect_four_out_of_budget_says_not_solved_and_still_moves() {
     let app = spawn_app().await;
-    // Nine stones, past the opening book: about a second of search for
-    // every column.
+    // Eleven stones, past every opening book (the deepest holds positions
+    // of ten): about two million nodes of search for its columns.
     let body = app
-        .post_json("/connect-four/move", &json!({"moves": "756126673", "max_ms": 30}))
+        .post_json("/connect-four/move", &json!({"moves": "26274314756", "max_ms": 30}))
         .await
         .json();
     assert_eq!(body["solved"], false);

@@ -97,9 +97,10 @@ async fn tictactoe_streams_each_depth_then_the_plain_answer() {
 
 #[tokio::test]
 async fn connect_four_streams_each_column_proved_then_the_plain_answer() {
-    // Nine stones: past the opening books, so the columns take a search
-    // (a fraction of a second) and are reported one by one.
-    let body = json!({"moves": "641645321", "max_ms": 10000});
+    // Eleven stones: past every opening book (the deepest holds positions
+    // of ten), so the columns take a search (about a million nodes in all)
+    // and are reported one by one.
+    let body = json!({"moves": "57142674462", "max_ms": 10000});
     let (lines, plain) = stream_and_plain("/connect-four/move", &body).await;
     assert!(lines.len() >= 2, "no intermediate line: {lines:?}");
     assert_eq!(plain["solved"], true, "{plain}");
