@@ -173,4 +173,9 @@ pub const CHUNKS: &[&[u8]] = &[
     include_bytes!("data/7x6-ply10-0169.bin"),
     include_bytes!("data/7x6-ply10-0170.bin"),
     include_bytes!("data/7x6-ply10-0171.bin"),
+    include_bytes!("data/7x6-ply10-0172.bin"),
+    include_bytes!("data/7x6-ply10-0173.bin"),
+    include_bytes!("data/7x6-ply10-0174.bin"),
+    include_bytes!("data/7x6-ply10-0175.bin"),
+    include_bytes!("data/7x6-ply10-0176.bin"),
 ];
