@@ -132,6 +132,12 @@ impl<B: Bits, D: Dims> Geometry<B, D> {
         self.cells
     }
 
+    /// The cells of row `row`, counting from 0 at the bottom.
+    #[inline(always)]
+    pub fn row(&self, row: u32) -> B {
+        (self.bottom << row) & self.cells
+    }
+
     #[inline(always)]
     pub fn column(&self, col: u32) -> B {
         let rows = self.dims.rows();

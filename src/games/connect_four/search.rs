@@ -14,7 +14,11 @@
 //!   child is searched (enhanced transposition cutoffs): one that already
 //!   refutes the window saves the whole search, and one already known to
 //!   fail low needs none;
-//! - the table ([`super::table`]) keeps the best column and the work done.
+//! - the table ([`super::table`]) keeps the best column and the work done;
+//! - where the second player's follow-up ("claimeven") leaves the first no
+//!   line, the first can do no better than a draw, and no better than the
+//!   loss it forces where it completes a line of the second's: a bound at
+//!   every node and, before any child is searched, on every child.
 //!
 //! Scores are the standard solvers' (see `solve`): higher is better for
 //! the player to move.
@@ -302,10 +306,11 @@ impl<'a> Search<'a> {
         }
         let mut lower = -win_score(cells, position.moves + 3);
         let mut upper = win_score(cells, position.moves + 2);
-        // Bounds from what each side can still make: worth a few shifts
-        // only where they can cut.
-        if alpha >= 0 && upper > 0 && !mover_can_win(&position) {
-            upper = 0;
+        // Bounds from what each side can still make.
+        if upper > alpha {
+            if let Some(bound) = mover_upper_bound(&position) {
+                upper = upper.min(bound);
+            }
         }
         if upper <= alpha {
             return upper;
@@ -350,10 +355,19 @@ impl<'a> Search<'a> {
                 // earliest win there can be.
                 return upper;
             }
-            if beta <= 0 && !mover_can_win(&child) {
-                // The opponent cannot win after this move: it is worth at
-                // least a draw, which already refutes the window.
-                return 0;
+            // What the opponent can make of the position after the move
+            // bounds the move from below: a draw at least if it cannot
+            // win, more if our follow-up wins (worth looking for where the
+            // window asks more than a draw only when we are the second
+            // player, whose follow-up that is).
+            if beta <= 0 || child.moves.is_multiple_of(2) {
+                if let Some(bound) = mover_upper_bound(&child) {
+                    let floor = -bound;
+                    if floor >= beta {
+                        return floor;
+                    }
+                    lower = lower.max(floor);
+                }
             }
             children[n] = Child {
                 cell,
@@ -507,26 +521,54 @@ impl<'a> Search<'a> {
     }
 }
 
-/// False if the mover cannot make a line whatever happens: not with its
-/// stones and every empty cell, nor, on a grid of even height with an even
-/// number of stones, against the opponent's follow-up ("claimeven"): the
-/// opponent answers a stone on an odd row (counting from 1) with the cell
-/// above it, and a stone on an even row (possible only in a column of odd
-/// height, of which there is an even number) with the lowest cell of
-/// another such column. The opponent so takes every empty even cell not
-/// playable now, and the mover's stones stay within the rest.
+/// The most the mover can score, where that is less than the board's own
+/// limit: a draw if it cannot make a line whatever happens, nor, on a grid
+/// of even height with an even number of stones, against the opponent's
+/// follow-up ("claimeven"); less where that follow-up wins (see
+/// [`follow_up_upper_bound`]). The follow-up: the opponent answers a stone
+/// on an odd row (counting from 1) with the cell above it, and a stone on
+/// an even row (possible only in a column of odd height, of which there is
+/// an even number) with the lowest cell of another such column. The
+/// opponent so takes every empty even cell not playable now, and the
+/// mover's stones stay within the rest.
 #[inline(always)]
-fn mover_can_win<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> bool {
+fn mover_upper_bound<B: Bits, D: Dims>(board: &Board<'_, B, D>) -> Option<i32> {
     let geo = board.geo;
     let empty = geo.cells() & !board.mask;
-    if !geo.has_line(board.current | empty) {
-        return false;
-    }
     if geo.dims.rows() % 2 == 1 || board.moves % 2 == 1 {
-        return true;
+        return (!geo.has_line(board.current | empty)).then_some(0);
     }
-    let claimed = board.opponent() | (geo.evens() & empty & !board.playable());
-    geo.has_line(geo.cells() & !claimed)
+    let open_evens = geo.evens() & empty & !board.playable();
+    if geo.has_line(geo.cells() & !(board.opponent() | open_evens)) {
+        return None;
+    }
+    Some(follow_up_upper_bound(board, open_evens))
+}
+
+/// The mover's score when the opponent, answering every stone by the
+/// follow-up, takes `open_evens` and the mover can make no line: a draw
+/// unless those cells complete a line of the opponent's, a loss if they
+/// do. That loss comes no later than the filling of the line's highest
+/// empty cell, and the cells above that one stay empty until then; the
+/// line whose highest empty cell is lowest gives the earliest loss.
+#[inline(always)]
+fn follow_up_upper_bound<B: Bits, D: Dims>(board: &Board<'_, B, D>, open_evens: B) -> i32 {
+    let geo = board.geo;
+    let theirs = board.opponent();
+    if !geo.has_line(theirs | open_evens) {
+        return 0;
+    }
+    let (cells, rows) = (geo.area(), geo.dims.rows());
+    let mut reachable = B::ZERO;
+    for row in 1..rows {
+        reachable |= geo.row(row);
+        if geo.has_line(theirs | (open_evens & reachable)) {
+            // The opponent's winning stone is at most this one, of `cells`
+            // minus the cells above `row` in its column.
+            return -win_score(cells, cells - (rows - row));
+        }
+    }
+    -win_score(cells, cells - 1)
 }
 
 /// How promising a move is, judged on the position after it (`child`):
