@@ -377,6 +377,12 @@ impl<'a> Search<'a> {
             n += 1;
         }
 
+        // No move leaves the opponent without a reply that holds: the
+        // mover's next stone cannot win either.
+        upper = upper.min(win_score(cells, position.moves + 4));
+        if upper <= alpha {
+            return upper;
+        }
         let mut best_column = u32::from(NO_COLUMN);
         if let Some(entry) = self.table.get(self.lane, key, plies) {
             let value = i32::from(entry.value);
