@@ -163,6 +163,9 @@ pub struct Search<'a> {
     limits: &'a SearchLimits,
     /// Looked up at their plies instead of searching below them.
     books: &'a [Book],
+    /// Bit n set where a book holds positions of n stones: most nodes
+    /// then skip the lookup at the cost of one test.
+    book_plies: u64,
     /// Set when another thread has found what this search looks for.
     abandon: Option<&'a AtomicBool>,
     /// Near the root (fewer stones than this), the most promising child is
@@ -185,6 +188,7 @@ impl<'a> Search<'a> {
             table,
             limits,
             books: &[],
+            book_plies: 0,
             abandon: None,
             desync_below: 0,
             desync_plies: 0,
@@ -198,6 +202,9 @@ impl<'a> Search<'a> {
     /// for the grid searched).
     pub fn with_books(mut self, books: &'a [Book]) -> Search<'a> {
         self.books = books;
+        self.book_plies = books
+            .iter()
+            .fold(0, |plies, book| plies | 1u64.checked_shl(book.ply()).unwrap_or(0));
         self
     }
 
@@ -229,11 +236,26 @@ impl<'a> Search<'a> {
     /// probes near the value cost the most; the halving would make several
     /// of them).
     pub fn solve_near<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>, guess: Option<i32>) -> Option<i32> {
+        self.solve_above(position, guess, None)
+    }
+
+    /// [`Search::solve_near`], given that the value is at least `floor`
+    /// where that is known (a book holds the position before it): a
+    /// right guess at the floor then takes one probe, not two.
+    pub fn solve_above<B: Bits, D: Dims>(
+        &mut self,
+        position: Board<'_, B, D>,
+        guess: Option<i32>,
+        floor: Option<i32>,
+    ) -> Option<i32> {
         self.desync_below = position.moves + self.desync_plies;
         let (mut min, mut max) = match quick(&position) {
             Quick::Value(v) => return Some(v),
             Quick::Open { lower, upper } => (lower, upper),
         };
+        if let Some(floor) = floor {
+            min = min.max(floor.min(max));
+        }
         let mut aim = guess;
         while min < max {
             let probe = match aim.take() {
@@ -290,8 +312,10 @@ impl<'a> Search<'a> {
         if self.stopped {
             return alpha;
         }
-        if let Some(value) = self.book_value(&position) {
-            return value;
+        if self.book_plies.checked_shr(position.moves).unwrap_or(0) & 1 == 1 {
+            if let Some(value) = self.book_value(&position) {
+                return value;
+            }
         }
         let geo = position.geo;
         let cells = geo.area();

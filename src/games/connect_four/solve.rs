@@ -359,7 +359,8 @@ impl ConnectFourSolver {
         // Columns of one position often score alike: each is first probed
         // at the score of the one this thread proved last; the first at the
         // position's value where a book holds it (the best column's score).
-        let mut last_score = search.book_value(&board);
+        let root_value = search.book_value(&board);
+        let mut last_score = root_value;
         loop {
             let fresh = preference
                 .iter()
@@ -374,7 +375,7 @@ impl ConnectFourSolver {
                 return search.nodes;
             };
             search.resume(&work.done[i]);
-            match exact_move(&mut search, board, todo[i], last_score) {
+            match exact_move(&mut search, board, todo[i], last_score, root_value) {
                 Some(score) => {
                     last_score = Some(score);
                     let snapshot = {
@@ -427,16 +428,21 @@ fn choose<B: Bits, D: Dims>(board: Board<'_, B, D>, columns: &[ColumnValue]) -> 
 
 /// The exact score of playing `col` (which has room), or None if the
 /// limits ran out; `guess` is probed first (see [`Search::solve_near`]).
+/// No move scores more than the position's value, where a book holds it
+/// (`ceiling`): a move that scores it then needs one probe, not two.
 fn exact_move<'g, B: Bits, D: Dims>(
     search: &mut Search<'_>,
     board: Board<'g, B, D>,
     col: u32,
     guess: Option<i32>,
+    ceiling: Option<i32>,
 ) -> Option<i32> {
     immediate(board, col).or_else(|| {
         let mut child = board;
         child.play_column(col);
-        search.solve_near(child, guess.map(|g| -g)).map(|v| -v)
+        search
+            .solve_above(child, guess.map(|g| -g), ceiling.map(|c| -c))
+            .map(|v| -v)
     })
 }
 
