@@ -295,7 +295,15 @@ impl<'a> Search<'a> {
     }
 
     /// The value of `position` where one of the search's books holds it.
+    #[inline(always)]
     pub fn book_value<B: Bits, D: Dims>(&self, position: &Board<'_, B, D>) -> Option<i32> {
+        if self.book_plies.checked_shr(position.moves).unwrap_or(0) & 1 == 0 {
+            return None;
+        }
+        self.look_up(position)
+    }
+
+    fn look_up<B: Bits, D: Dims>(&self, position: &Board<'_, B, D>) -> Option<i32> {
         self.books.iter().find_map(|book| book.value(position))
     }
 
@@ -312,10 +320,8 @@ impl<'a> Search<'a> {
         if self.stopped {
             return alpha;
         }
-        if self.book_plies.checked_shr(position.moves).unwrap_or(0) & 1 == 1 {
-            if let Some(value) = self.book_value(&position) {
-                return value;
-            }
+        if let Some(value) = self.book_value(&position) {
+            return value;
         }
         let geo = position.geo;
         let cells = geo.area();
