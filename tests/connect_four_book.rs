@@ -83,8 +83,9 @@ fn a_book_built_by_kibitz_on_5x4_holds_the_brute_force_values_and_answers_from_t
     }
 
     // Every position with as many stones or fewer, analysed with the book,
-    // scores every column as without it (at the book's ply, the book's
-    // value bounds every column from above).
+    // scores every column as without it (at the book's ply, the values of
+    // the positions each column's position is reached from bound it from
+    // above).
     let with = ConnectFourSolver::with_books(1 << 16, Cow::Owned(vec![book]));
     let without = ConnectFourSolver::with_books(1 << 16, Cow::Owned(Vec::new()));
     let (mut nodes_with, mut nodes_without) = (0, 0);

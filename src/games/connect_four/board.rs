@@ -352,6 +352,22 @@ impl<'g, B: Bits, D: Dims> Board<'g, B, D> {
         mirrored
     }
 
+    /// The position before the last player's stone on top of `col` was
+    /// played, if that stone is theirs (the stones on top of the columns
+    /// that are theirs are the moves the position may have been reached
+    /// by).
+    pub fn take_back(&self, col: u32) -> Option<Board<'g, B, D>> {
+        let height = (self.mask & self.geo.column(col)).ones();
+        let top = B::ONE << (col * (self.geo.rows + 1) + height.checked_sub(1)?);
+        let theirs = self.opponent();
+        (theirs & top != B::ZERO).then(|| Board {
+            geo: self.geo,
+            current: theirs ^ top,
+            mask: self.mask ^ top,
+            moves: self.moves - 1,
+        })
+    }
+
     /// The stones in `col`, bottom first: true for the player to move.
     pub fn column_stones(&self, col: u32) -> Vec<bool> {
         let base = col * (self.geo.rows + 1);
@@ -360,5 +376,47 @@ impl<'g, B: Bits, D: Dims> Board<'g, B, D> {
             .take_while(|&cell| self.mask & cell != B::ZERO)
             .map(|cell| self.current & cell != B::ZERO)
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn taking_back_a_top_stone_of_the_last_player_undoes_that_move_and_no_other() {
+        let geo = Geometry::<u64, _>::new(Standard);
+        // Games of every length, each column tried from each position.
+        for moves in ["", "4", "44", "4455", "3444", "12345671234567", "444444", "71"] {
+            let mut board = Board::empty(&geo);
+            for c in moves.bytes() {
+                board.play_column(u32::from(c - b'1'));
+            }
+            for col in 0..geo.cols {
+                if board.can_play(col) {
+                    let mut child = board;
+                    child.play_column(col);
+                    let back = child.take_back(col).unwrap();
+                    assert_eq!(
+                        (back.current, back.mask, back.moves),
+                        (board.current, board.mask, board.moves)
+                    );
+                }
+                // A top stone is the last player's exactly when taking it
+                // back and playing it again gives the position back.
+                let stones = board.column_stones(col);
+                match board.take_back(col) {
+                    Some(mut back) => {
+                        assert_eq!(stones.last(), Some(&false), "{moves}, column {col}");
+                        back.play_column(col);
+                        assert_eq!(
+                            (back.current, back.mask, back.moves),
+                            (board.current, board.mask, board.moves)
+                        );
+                    }
+                    None => assert_ne!(stones.last(), Some(&false), "{moves}, column {col}"),
+                }
+            }
+        }
     }
 }

@@ -356,11 +356,10 @@ impl ConnectFourSolver {
         // One search for all of this thread's columns: the limits' node
         // budget counts every column's nodes, as with one thread.
         let mut search = self.search(board.geo, limits).helping(thread);
-        // Columns of one position often score alike: each is first probed
-        // at the score of the one this thread proved last; the first at the
-        // position's value where a book holds it (the best column's score).
-        let root_value = search.book_value(&board);
-        let mut last_score = root_value;
+        // Columns of one position often score alike: one without a ceiling
+        // (see `column_ceiling`) is first probed at the score of the one
+        // this thread proved last.
+        let mut last_score = None;
         loop {
             let fresh = preference
                 .iter()
@@ -375,7 +374,10 @@ impl ConnectFourSolver {
                 return search.nodes;
             };
             search.resume(&work.done[i]);
-            match exact_move(&mut search, board, todo[i], last_score, root_value) {
+            // A column often scores its ceiling: the best move of one of
+            // the positions it is reached from.
+            let ceiling = column_ceiling(&search, board, todo[i]);
+            match exact_move(&mut search, board, todo[i], ceiling.or(last_score), ceiling) {
                 Some(score) => {
                     last_score = Some(score);
                     let snapshot = {
@@ -428,8 +430,8 @@ fn choose<B: Bits, D: Dims>(board: Board<'_, B, D>, columns: &[ColumnValue]) -> 
 
 /// The exact score of playing `col` (which has room), or None if the
 /// limits ran out; `guess` is probed first (see [`Search::solve_near`]).
-/// No move scores more than the position's value, where a book holds it
-/// (`ceiling`): a move that scores it then needs one probe, not two.
+/// A move that scores its `ceiling` (see [`column_ceiling`]) needs one
+/// probe, not two.
 fn exact_move<'g, B: Bits, D: Dims>(
     search: &mut Search<'_>,
     board: Board<'g, B, D>,
@@ -444,6 +446,20 @@ fn exact_move<'g, B: Bits, D: Dims>(
             .solve_above(child, guess.map(|g| -g), ceiling.map(|c| -c))
             .map(|v| -v)
     })
+}
+
+/// The most playing `col` (which has room) can score, where a book says:
+/// no move scores more than the value of a position it can be played
+/// from, and the position after it can be reached from each position
+/// with one of the mover's top stones taken back (the analysed one among
+/// them), so the least of their values the books hold caps it.
+fn column_ceiling<B: Bits, D: Dims>(search: &Search<'_>, board: Board<'_, B, D>, col: u32) -> Option<i32> {
+    let mut child = board;
+    child.play_column(col);
+    (0..board.geo.cols)
+        .filter_map(|c| child.take_back(c))
+        .filter_map(|parent| search.book_value(&parent))
+        .min()
 }
 
 /// The score of playing `col` when it wins at once or lets the opponent
