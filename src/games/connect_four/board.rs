@@ -368,6 +368,13 @@ impl<'g, B: Bits, D: Dims> Board<'g, B, D> {
         })
     }
 
+    /// Every position this one may have been reached from: one of the last
+    /// player's top stones taken back.
+    pub fn parents(&self) -> impl Iterator<Item = Board<'g, B, D>> {
+        let board = *self;
+        (0..board.geo.cols).filter_map(move |col| board.take_back(col))
+    }
+
     /// The stones in `col`, bottom first: true for the player to move.
     pub fn column_stones(&self, col: u32) -> Vec<bool> {
         let base = col * (self.geo.rows + 1);

@@ -456,10 +456,7 @@ fn exact_move<'g, B: Bits, D: Dims>(
 fn column_ceiling<B: Bits, D: Dims>(search: &Search<'_>, board: Board<'_, B, D>, col: u32) -> Option<i32> {
     let mut child = board;
     child.play_column(col);
-    (0..board.geo.cols)
-        .filter_map(|c| child.take_back(c))
-        .filter_map(|parent| search.book_value(&parent))
-        .min()
+    child.parents().filter_map(|parent| search.book_value(&parent)).min()
 }
 
 /// The score of playing `col` when it wins at once or lets the opponent

@@ -117,11 +117,14 @@ pub fn positions<D: Dims>(geo: &Geometry<u64, D>, ply: u32) -> Vec<Position> {
 }
 
 /// The values of `positions` (of `ply` stones), searched with `table`.
+/// `parents`: books of one stone fewer, whose values bound each position
+/// from below.
 pub fn solve_chunk<D: Dims>(
     geo: &Geometry<u64, D>,
     ply: u32,
     table: &Table,
     positions: &[Position],
+    parents: &[&Book],
     mut solved: impl FnMut(),
 ) -> Result<Chunk, String> {
     let limits = SearchLimits::within(UNBOUNDED);
@@ -136,8 +139,17 @@ pub fn solve_chunk<D: Dims>(
             mask: p.mask,
             moves: ply,
         };
+        // A position is worth at least minus the value of each position
+        // it is reached from (a move scores at most the value of the
+        // position it is played from), and often exactly that: it is the
+        // best move of one of them.
+        let floor = board
+            .parents()
+            .filter_map(|parent| parents.iter().find_map(|book| book.value(&parent)))
+            .map(|value| -value)
+            .max();
         let value = Search::new(table, &limits)
-            .solve_near(board, last_value)
+            .solve_above(board, floor.or(last_value), floor)
             .ok_or_else(|| format!("position {:#x} was not solved within {UNBOUNDED:?}", p.key))?;
         last_value = Some(value);
         values.push(i8::try_from(value).map_err(|_| format!("score {value} does not fit the book"))?);
@@ -152,10 +164,16 @@ pub fn solve_chunk<D: Dims>(
     })
 }
 
-/// The whole book of `ply` on `geo`, in memory (for small grids).
-pub fn build_in_memory<D: Dims>(geo: &Geometry<u64, D>, ply: u32, table_entries: usize) -> Result<Book, String> {
+/// The whole book of `ply` on `geo`, in memory (for small grids), with
+/// `parents` (see [`solve_chunk`]).
+pub fn build_in_memory<D: Dims>(
+    geo: &Geometry<u64, D>,
+    ply: u32,
+    table_entries: usize,
+    parents: &[&Book],
+) -> Result<Book, String> {
     let table = Table::new(table_entries);
-    let chunk = solve_chunk(geo, ply, &table, &positions(geo, ply), || ())?;
+    let chunk = solve_chunk(geo, ply, &table, &positions(geo, ply), parents, || ())?;
     Book::from_chunks(vec![chunk]).map_err(|e| e.to_string())
 }
 
@@ -183,6 +201,11 @@ fn build_on<D: Dims>(geo: &Geometry<u64, D>, args: &BuildArgs) -> Result<(), Str
     let data = args.dir.join("data");
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let all = positions(geo, args.ply);
+    // The compiled book of one stone fewer, if there is one.
+    let parents: Vec<&Book> = Book::for_grid(Book::compiled(), geo.cols, geo.rows, geo.k)
+        .iter()
+        .filter(|book| book.ply() + 1 == args.ply)
+        .collect();
     let chunks: Vec<&[Position]> = all.chunks(CHUNK_POSITIONS).collect();
     let name = |index: usize| data.join(format!("{}x{}-ply{}-{index:04}.bin", geo.cols, geo.rows, args.ply));
     let todo: Vec<usize> = (0..chunks.len()).filter(|&i| !holds(&name(i), chunks[i])).collect();
@@ -213,7 +236,7 @@ fn build_on<D: Dims>(geo: &Geometry<u64, D>, args: &BuildArgs) -> Result<(), Str
                 return Ok(built);
             };
             let chunk_started = Instant::now();
-            let chunk = solve_chunk(geo, args.ply, &table, chunks[index], || bar.inc(1))?;
+            let chunk = solve_chunk(geo, args.ply, &table, chunks[index], &parents, || bar.inc(1))?;
             write_atomically(&name(index), &chunk.encode())?;
             let _guard = index_lock.lock().map_err(|_| "a builder thread failed".to_string())?;
             write_index(&args.dir, &data)?;
