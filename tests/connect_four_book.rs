@@ -69,7 +69,7 @@ fn a_book_built_by_kibitz_on_5x4_holds_the_brute_force_values_and_answers_from_t
     // of the next from below by the values of the positions it is reached
     // from.
     let parents = build_in_memory(&geo, ply - 1, 1 << 16, &[]).unwrap();
-    let book = build_in_memory(&geo, ply, 1 << 16, &[&parents]).unwrap();
+    let book = build_in_memory(&geo, ply, 1 << 16, std::slice::from_ref(&parents)).unwrap();
     assert!(book.len() > 300, "only {} positions", book.len());
     let mut memo = HashMap::new();
     for (book, ply) in [(&parents, ply - 1), (&book, ply)] {

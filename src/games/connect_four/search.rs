@@ -303,6 +303,15 @@ impl<'a> Search<'a> {
         self.look_up(position)
     }
 
+    /// The most the move that led to `position` can score for the player
+    /// who made it, where the books say: no move scores more than the
+    /// value of the position it is played from, and `position` may have
+    /// been reached from each of [`Board::parents`], so the least of their
+    /// values the books hold caps it.
+    pub fn cap_from_parents<B: Bits, D: Dims>(&self, position: &Board<'_, B, D>) -> Option<i32> {
+        position.parents().filter_map(|parent| self.book_value(&parent)).min()
+    }
+
     fn look_up<B: Bits, D: Dims>(&self, position: &Board<'_, B, D>) -> Option<i32> {
         self.books.iter().find_map(|book| book.value(position))
     }

@@ -448,15 +448,13 @@ fn exact_move<'g, B: Bits, D: Dims>(
     })
 }
 
-/// The most playing `col` (which has room) can score, where a book says:
-/// no move scores more than the value of a position it can be played
-/// from, and the position after it can be reached from each position
-/// with one of the mover's top stones taken back (the analysed one among
-/// them), so the least of their values the books hold caps it.
+/// The most playing `col` (which has room) can score, where a book says
+/// (see [`Search::cap_from_parents`]; the analysed position is one of
+/// the parents).
 fn column_ceiling<B: Bits, D: Dims>(search: &Search<'_>, board: Board<'_, B, D>, col: u32) -> Option<i32> {
     let mut child = board;
     child.play_column(col);
-    child.parents().filter_map(|parent| search.book_value(&parent)).min()
+    search.cap_from_parents(&child)
 }
 
 /// The score of playing `col` when it wins at once or lets the opponent

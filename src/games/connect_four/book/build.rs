@@ -118,13 +118,13 @@ pub fn positions<D: Dims>(geo: &Geometry<u64, D>, ply: u32) -> Vec<Position> {
 
 /// The values of `positions` (of `ply` stones), searched with `table`.
 /// `parents`: books of one stone fewer, whose values bound each position
-/// from below.
+/// from below (see [`Search::cap_from_parents`]).
 pub fn solve_chunk<D: Dims>(
     geo: &Geometry<u64, D>,
     ply: u32,
     table: &Table,
     positions: &[Position],
-    parents: &[&Book],
+    parents: &[Book],
     mut solved: impl FnMut(),
 ) -> Result<Chunk, String> {
     let limits = SearchLimits::within(UNBOUNDED);
@@ -139,16 +139,12 @@ pub fn solve_chunk<D: Dims>(
             mask: p.mask,
             moves: ply,
         };
-        // A position is worth at least minus the value of each position
-        // it is reached from (a move scores at most the value of the
-        // position it is played from), and often exactly that: it is the
-        // best move of one of them.
-        let floor = board
-            .parents()
-            .filter_map(|parent| parents.iter().find_map(|book| book.value(&parent)))
-            .map(|value| -value)
-            .max();
-        let value = Search::new(table, &limits)
+        // The search never reaches the parents' ply: their book serves
+        // only this bound, often the value itself (the position is then
+        // the best move of one of its parents).
+        let mut search = Search::new(table, &limits).with_books(parents);
+        let floor = search.cap_from_parents(&board).map(|cap| -cap);
+        let value = search
             .solve_above(board, floor.or(last_value), floor)
             .ok_or_else(|| format!("position {:#x} was not solved within {UNBOUNDED:?}", p.key))?;
         last_value = Some(value);
@@ -170,7 +166,7 @@ pub fn build_in_memory<D: Dims>(
     geo: &Geometry<u64, D>,
     ply: u32,
     table_entries: usize,
-    parents: &[&Book],
+    parents: &[Book],
 ) -> Result<Book, String> {
     let table = Table::new(table_entries);
     let chunk = solve_chunk(geo, ply, &table, &positions(geo, ply), parents, || ())?;
@@ -202,10 +198,10 @@ fn build_on<D: Dims>(geo: &Geometry<u64, D>, args: &BuildArgs) -> Result<(), Str
     std::fs::create_dir_all(&data).map_err(|e| format!("{}: {e}", data.display()))?;
     let all = positions(geo, args.ply);
     // The compiled book of one stone fewer, if there is one.
-    let parents: Vec<&Book> = Book::for_grid(Book::compiled(), geo.cols, geo.rows, geo.k)
+    let parents = Book::for_grid(Book::compiled(), geo.cols, geo.rows, geo.k)
         .iter()
-        .filter(|book| book.ply() + 1 == args.ply)
-        .collect();
+        .find(|book| book.ply() + 1 == args.ply)
+        .map_or(&[][..], std::slice::from_ref);
     let chunks: Vec<&[Position]> = all.chunks(CHUNK_POSITIONS).collect();
     let name = |index: usize| data.join(format!("{}x{}-ply{}-{index:04}.bin", geo.cols, geo.rows, args.ply));
     let todo: Vec<usize> = (0..chunks.len()).filter(|&i| !holds(&name(i), chunks[i])).collect();
@@ -236,7 +232,7 @@ fn build_on<D: Dims>(geo: &Geometry<u64, D>, args: &BuildArgs) -> Result<(), Str
                 return Ok(built);
             };
             let chunk_started = Instant::now();
-            let chunk = solve_chunk(geo, args.ply, &table, chunks[index], &parents, || bar.inc(1))?;
+            let chunk = solve_chunk(geo, args.ply, &table, chunks[index], parents, || bar.inc(1))?;
             write_atomically(&name(index), &chunk.encode())?;
             let _guard = index_lock.lock().map_err(|_| "a builder thread failed".to_string())?;
             write_index(&args.dir, &data)?;
