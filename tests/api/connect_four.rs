@@ -148,6 +148,50 @@ async fn the_empty_7x6_board_is_exact_from_the_first_move_as_published() {
         .all(|m| m["solved"] == true));
 }
 
+/// Two stones: the book gives every column at once, so the first cheap
+/// try is solved long before its line of play reaches the end.
+#[tokio::test]
+async fn a_solved_answer_plays_its_line_to_the_end_of_the_game() {
+    let app = spawn_app().await;
+    let r = app
+        .post_json("/connect-four/move", &json!({"moves": "44", "max_ms": 10000}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let body = r.json();
+    assert_eq!(body["solved"], true);
+    let line = body["principal_variation"].as_array().expect("principal_variation");
+    assert_eq!(Some(line.len() as u64), body["plies_to_end"].as_u64(), "{body}");
+    assert_eq!(line.first(), Some(&body["move"]));
+    // Played out, the line is legal and ends the game as the score says.
+    let moves = line.iter().fold(String::from("44"), |mut moves, m| {
+        moves.push_str(&m["column"].to_string());
+        moves
+    });
+    let end = app.post_json("/connect-four/move", &json!({"moves": moves})).await;
+    assert_eq!(end.status, StatusCode::UNPROCESSABLE_ENTITY, "{moves}");
+    let detail = end.json()["detail"].as_str().unwrap_or_default().to_owned();
+    let (mover, other) = if body["player"] == "X" { ("X", "O") } else { ("O", "X") };
+    let ending = match body["outcome"].as_str() {
+        Some("win") => format!("{mover} has 4 in a row"),
+        Some("loss") => format!("{other} has 4 in a row"),
+        _ => "the grid is full".to_owned(),
+    };
+    assert!(detail.contains(&ending), "{moves}: {detail}");
+
+    // In a batch the answer is final once its columns are exact: every
+    // column still is.
+    let r = app
+        .post_json(
+            "/analyze",
+            &json!({"positions": [{"game": "connect-four", "moves": "44"}]}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let item = &r.json()["results"][0];
+    assert_eq!(item["solved"], true, "{item}");
+    assert_eq!(column_scores(item), column_scores(&body));
+}
+
 #[tokio::test]
 async fn connect_four_out_of_budget_says_not_solved_and_still_moves() {
     let app = spawn_app().await;

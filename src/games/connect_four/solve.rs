@@ -79,6 +79,12 @@ impl Analysis {
     pub fn verdict(&self, score: i32) -> (Outcome, u32) {
         verdict(self.cells, self.stones, score)
     }
+
+    /// Every column exact and the principal variation played out to the
+    /// end of the game: nothing a longer search would add.
+    pub fn is_complete(&self) -> bool {
+        self.solved && self.principal_variation.len() as u32 == self.verdict(self.score).1
+    }
 }
 
 /// Outcome and plies to the end (counting the move) of a score seen by the
