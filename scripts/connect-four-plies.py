@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """How many 7x6 Connect Four positions of each ply a running kibitz answers
-exactly within the default budget (no max_ms), and how long they take.
+exactly within the default budget (no max_ms), how many of those answers
+carry their line of play to the end of the game, and how long they take.
 
 For each ply from --first to --last, random positions that a game reaches
 (scripts/connect-four-positions.py, one seed per ply) are sent one at a
 time to POST /connect-four/move; an answer counts as exact when `solved` is
-true and every playable column says `solved: true`. Prints a Markdown table:
-ply, positions, exact, share, median and slowest time (ms, client side).
+true and every playable column says `solved: true`; its line is whole when
+`principal_variation` is `plies_to_end` moves long. Prints a Markdown table:
+ply, positions, exact, share, whole lines, median and slowest time (ms,
+client side).
 
     scripts/connect-four-plies.py --url http://127.0.0.1:8080 --count 200
 
@@ -58,20 +61,21 @@ def main():
     ap.add_argument("--last", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1000, help="seed of ply 0; ply p uses seed + p")
     args = ap.parse_args()
-    print("| ply | positions | exact within the budget | share | median ms | slowest ms |")
-    print("|---|---|---|---|---|---|")
+    print("| ply | positions | exact within the budget | share | whole line | median ms | slowest ms |")
+    print("|---|---|---|---|---|---|---|")
     for ply in range(args.first, args.last + 1):
         asked = positions(ply, args.count, args.seed + ply)
-        exact, times, slowest = 0, [], ("", 0.0)
+        exact, whole, times, slowest = 0, 0, [], ("", 0.0)
         for moves in asked:
             answer, ms = ask(args.url, moves)
             columns = [m for m in answer["moves"] if m.get("score") is not None]
             if answer["solved"] and all(m["solved"] for m in columns):
                 exact += 1
+                whole += len(answer["principal_variation"]) == answer["plies_to_end"]
             times.append(ms)
             if ms > slowest[1]:
                 slowest = (moves, ms)
-        print(f"| {ply} | {len(asked)} | {exact} | {exact / len(asked):.3f} | "
+        print(f"| {ply} | {len(asked)} | {exact} | {exact / len(asked):.3f} | {whole} | "
               f"{statistics.median(times):.0f} | {slowest[1]:.0f} (`{slowest[0]}`) |", flush=True)
 
 
