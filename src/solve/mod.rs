@@ -9,6 +9,7 @@ pub mod memo;
 pub mod negamax;
 pub mod pool;
 pub mod run;
+pub mod slot;
 pub mod solvers;
 pub mod table;
 

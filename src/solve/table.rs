@@ -1,11 +1,8 @@
 //! A transposition table shared by every search of the server, fixed in
 //! size and lock-free.
 //!
-//! Each slot is two 64-bit words written without a lock: the entry's data,
-//! and the key XOR the data. A reader takes the slot only if the key it
-//! asks for equals the XOR of what it read, so a slot torn by two writers
-//! at once reads as a miss rather than as a wrong entry (Hyatt's lockless
-//! hashing). Cheap entries and costly ones live in two tables (see
+//! Each slot is written without a lock ([`LocklessSlot`]): a slot torn by
+//! two writers at once reads as a miss. Cheap entries and costly ones live in two tables (see
 //! [`FAR_MIN_DEPTH`]). Slots come in pairs: the first keeps the entry that cost the
 //! most to find (by its `depth`: plies searched below it), the second takes
 //! whatever the first does not, so a saturated table still holds the
@@ -13,8 +10,9 @@
 //! its exact position (Connect Four up to 56 bits of grid) can never read
 //! another position's entry. The table is allocated at its first use.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+
+use super::slot::LocklessSlot as Slot;
 
 /// How a stored value bounds the position's true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -81,12 +79,6 @@ impl Entry {
 const FAR_MIN_DEPTH: u8 = 20;
 /// 1 MiB: within a core's L2 cache.
 const NEAR_ENTRIES: usize = 1 << 16;
-
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
 
 pub struct SharedTable {
     capacity: usize,
@@ -158,12 +150,7 @@ impl SharedTable {
 
     #[inline(always)]
     fn read(slot: &Slot, key: u64) -> Option<Entry> {
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
-        if check ^ data != key {
-            return None;
-        }
-        Entry::unpack(data)
+        Entry::unpack(slot.data_for(key)?)
     }
 
     #[inline]
@@ -176,27 +163,21 @@ impl SharedTable {
     pub fn put(&self, key: u64, entry: Entry) {
         let pair = self.pair_for(key, entry.depth);
         let kept = &pair[0];
-        let kept_data = kept.data.load(Ordering::Relaxed);
-        let kept_key = kept.check.load(Ordering::Relaxed) ^ kept_data;
+        let (kept_key, kept_data) = kept.load();
         let worth_keeping = Entry::unpack(kept_data).is_some_and(|old| old.depth > entry.depth);
         let slot = if kept_key == key || !worth_keeping {
             kept
         } else {
             &pair[1]
         };
-        let data = entry.pack();
-        slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        slot.store(key, entry.pack());
     }
 
     /// Slots in use (a scan: for tests and statistics, not hot paths).
     pub fn used(&self) -> usize {
-        self.slots.get().map_or(0, |slots| {
-            slots
-                .iter()
-                .filter(|s| s.data.load(Ordering::Relaxed) & PRESENT != 0)
-                .count()
-        })
+        self.slots
+            .get()
+            .map_or(0, |slots| slots.iter().filter(|s| s.data() & PRESENT != 0).count())
     }
 }
 
@@ -237,7 +218,7 @@ mod tests {
         let table = SharedTable::new(1024);
         table.put(7, entry(30));
         // Another writer's data lands without its check word.
-        table.pair(7)[0].data.store(entry(31).pack(), Ordering::Relaxed);
+        table.pair(7)[0].tear(entry(31).pack());
         assert_eq!(table.get(7, 30), None);
     }
 

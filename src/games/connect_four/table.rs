@@ -10,11 +10,8 @@
 //! newest entry. The bucket of a position is fetched into the cache while
 //! its children are generated ([`Table::prefetch`]).
 //!
-//! Each slot is two 64-bit words written without a lock: the entry's data,
-//! and the key XOR the data. A reader takes the slot only if the key it
-//! asks for equals the XOR of what it read, so a slot torn by two writers
-//! at once reads as a miss rather than as a wrong entry (Hyatt's lockless
-//! hashing). Keys are the positions themselves (see `search::key`), so an
+//! Each slot is written without a lock ([`LocklessSlot`]): a slot torn by
+//! two writers at once reads as a miss. Keys are the positions themselves (see `search::key`), so an
 //! entry can never answer for another position on grids up to 56 bits.
 //!
 //! Cheap entries (few plies left) live in a small table that stays in the
@@ -22,8 +19,9 @@
 //! a search that is cheaper than the miss (measured when the generic table
 //! introduced the split: twice the speed for 25% more nodes).
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
+
+use crate::solve::slot::LocklessSlot as Slot;
 
 pub use crate::solve::table::Bound;
 
@@ -89,12 +87,6 @@ const NEAR_BUCKETS: usize = 1 << 15;
 /// search names; threads beyond share the last): shared, the two cores'
 /// writes to the same lines made two threads slower than one.
 pub const LANES: usize = 4;
-
-#[derive(Default)]
-struct Slot {
-    check: AtomicU64,
-    data: AtomicU64,
-}
 
 /// Two slots, aligned so that a bucket never straddles two cache lines.
 #[derive(Default)]
@@ -172,18 +164,7 @@ impl Table {
 
     #[inline(always)]
     fn read(slot: &Slot, key: u64) -> Option<Entry> {
-        let data = slot.data.load(Ordering::Relaxed);
-        let check = slot.check.load(Ordering::Relaxed);
-        if check ^ data != key {
-            return None;
-        }
-        Entry::unpack(data)
-    }
-
-    #[inline(always)]
-    fn write(slot: &Slot, key: u64, data: u64) {
-        slot.data.store(data, Ordering::Relaxed);
-        slot.check.store(key ^ data, Ordering::Relaxed);
+        Entry::unpack(slot.data_for(key)?)
     }
 
     #[inline]
@@ -200,10 +181,8 @@ impl Table {
     pub fn put(&self, lane: usize, key: u64, plies_left: u32, entry: Entry) {
         let [first, second] = &self.bucket(lane, key, plies_left).0;
         let data = entry.pack();
-        let first_data = first.data.load(Ordering::Relaxed);
-        let first_key = first.check.load(Ordering::Relaxed) ^ first_data;
-        let second_data = second.data.load(Ordering::Relaxed);
-        let second_key = second.check.load(Ordering::Relaxed) ^ second_data;
+        let (first_key, first_data) = first.load();
+        let (second_key, second_data) = second.load();
         let own = if first_key == key {
             Some((first, first_data))
         } else if second_key == key {
@@ -215,16 +194,16 @@ impl Table {
             if Entry::unpack(old).is_some_and(|old| old.bound == Bound::Exact) && entry.bound != Bound::Exact {
                 return;
             }
-            Self::write(slot, key, data);
+            slot.store(key, data);
             return;
         }
         match Entry::unpack(first_data) {
-            Some(old) if old.work > entry.work => Self::write(second, key, data),
+            Some(old) if old.work > entry.work => second.store(key, data),
             Some(_) => {
-                Self::write(second, first_key, first_data);
-                Self::write(first, key, data);
+                second.store(first_key, first_data);
+                first.store(key, data);
             }
-            None => Self::write(first, key, data),
+            None => first.store(key, data),
         }
     }
 
@@ -234,7 +213,7 @@ impl Table {
             buckets
                 .iter()
                 .flat_map(|b| b.0.iter())
-                .filter(|s| s.data.load(Ordering::Relaxed) & PRESENT != 0)
+                .filter(|s| s.data() & PRESENT != 0)
                 .count()
         })
     }
