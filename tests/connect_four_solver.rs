@@ -200,11 +200,24 @@ fn two_threads_sharing_the_columns_and_the_table_score_as_pons_solver_says() {
 #[test]
 fn the_principal_variation_is_legal_and_ends_as_the_score_says() {
     let solver = ConnectFourSolver::new(1 << 20);
-    for moves in ["4444443", "44444433332", "1234567123456712345"] {
-        let mut game = ConnectFour::from_moves(Shape::default(), moves).expect("legal");
+    let grid = |cols, rows, k| Shape::new(Some(cols), Some(rows), k).expect("a grid");
+    let cases = [
+        (Shape::default(), "4444443"),
+        (Shape::default(), "44444433332"),
+        (Shape::default(), "1234567123456712345"),
+        // Odd and even areas, draws to a full grid, other line lengths.
+        (grid(4, 4, None), ""),
+        (grid(5, 5, None), "3"),
+        (grid(5, 4, Some(3)), ""),
+        (grid(4, 5, Some(3)), "21"),
+    ];
+    for (shape, moves) in cases {
+        let mut game = ConnectFour::from_moves(shape, moves).expect("legal");
         let analysis = solver.analyse(&game, &unlimited());
         let (_, plies) = analysis.verdict(analysis.score);
         assert_eq!(analysis.principal_variation.len() as u32, plies, "{moves}");
+        // What the server asks before it returns an answer at once.
+        assert!(analysis.is_complete(), "{moves}");
         let mover = game.seat_to_move();
         for &col in &analysis.principal_variation {
             assert!(game.legal_moves().contains(&col), "{moves}: column {col} is not legal");

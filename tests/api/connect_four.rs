@@ -178,18 +178,16 @@ async fn a_solved_answer_plays_its_line_to_the_end_of_the_game() {
     };
     assert!(detail.contains(&ending), "{moves}: {detail}");
 
-    // In a batch the answer is final once its columns are exact: every
-    // column still is.
+    // A batch answers as the endpoint does, the whole line included.
+    let position = json!({"game": "connect-four", "moves": "44", "max_ms": 10000});
     let r = app
-        .post_json(
-            "/analyze",
-            &json!({"positions": [{"game": "connect-four", "moves": "44"}]}),
-        )
+        .post_json("/analyze", &json!({"positions": [position], "max_ms": 10000}))
         .await;
     assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
     let item = &r.json()["results"][0];
     assert_eq!(item["solved"], true, "{item}");
     assert_eq!(column_scores(item), column_scores(&body));
+    assert_eq!(item["principal_variation"], body["principal_variation"]);
 }
 
 #[tokio::test]

@@ -156,20 +156,14 @@ pub async fn analyse(
     let game = position(&request)?;
     let solver = services.solvers.of::<ConnectFourSolver>();
     let searched = game.clone();
-    // Alone, a position gets its line of play to the end of the game. A
-    // batch shares one budget among its positions: there an answer whose
-    // columns are exact is final, so that no position's line costs another
-    // its columns.
-    let is_final: fn(&Analysis) -> bool = match shared {
-        None => Analysis::is_complete,
-        Some(_) => |a| a.solved,
-    };
     let analysis = run_search_cheap_first(
         &services.config,
         &services.search_pool,
         "connect_four",
         SearchBudget::own(request.max_ms).within(shared),
-        is_final,
+        // A quick answer whose columns are exact may still have its line
+        // of play cut short: it is final only when the line is whole.
+        Analysis::is_complete,
         move |limits, attempt| match (&lines, attempt) {
             (Some(lines), Attempt::Pool) => solver.analyse_reporting(
                 &searched,

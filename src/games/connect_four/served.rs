@@ -42,7 +42,7 @@ impl ServedGame for ConnectFourGame {
             summary: "Drop stones into columns in turn; k in a line (across, down or diagonally) wins. X moves first.",
             players: 2,
             chance: false,
-            solved_by: "exact within max_ms (7x6: up to 9 stones at once from the opening books, 10 stones on within the default second on a current 2-core server, where the hardest positions of 10 and 11 stones take up to about a second, so that 1-2% of them miss it on a machine 2-3 times slower; every empty board up to width + height 13), else estimates marked solved: false",
+            solved_by: "exact within max_ms (7x6: every column up to 9 stones at once from the opening books, 10 stones on within the default second on a current 2-core server, where the hardest positions of 10 and 11 stones take up to about a second, so that 1-2% of them miss it on a machine 2-3 times slower; every empty board up to width + height 13), else estimates marked solved: false",
             endpoints: endpoints::<Self>(),
             options: vec![
                 integer("cols", default_of::<Options>("cols"), side, "Columns of the grid."),
