@@ -1,14 +1,16 @@
 //! A transposition table shared by every search of the server, fixed in
 //! size and lock-free.
 //!
-//! Each slot is written without a lock ([`LocklessSlot`]): a slot torn by
-//! two writers at once reads as a miss. Cheap entries and costly ones live in two tables (see
-//! [`FAR_MIN_DEPTH`]). Slots come in pairs: the first keeps the entry that cost the
-//! most to find (by its `depth`: plies searched below it), the second takes
-//! whatever the first does not, so a saturated table still holds the
-//! expensive results near the root and the recent ones near the leaves. Keys are the games' own 64-bit keys; a game whose key is
-//! its exact position (Connect Four up to 56 bits of grid) can never read
-//! another position's entry. The table is allocated at its first use.
+//! Each slot is written without a lock
+//! ([`LocklessSlot`](crate::solve::slot::LocklessSlot)): a slot torn by two
+//! writers at once reads as a miss. Cheap entries and costly ones live in
+//! two tables (see [`FAR_MIN_DEPTH`]). Slots come in pairs: the first keeps
+//! the entry that cost the most to find (by its `depth`: plies searched
+//! below it), the second takes whatever the first does not, so a saturated
+//! table still holds the expensive results near the root and the recent
+//! ones near the leaves. Keys are the games' own 64-bit keys; a game whose
+//! key is its exact position (Connect Four up to 56 bits of grid) can never
+//! read another position's entry. The table is allocated at its first use.
 
 use std::sync::OnceLock;
 

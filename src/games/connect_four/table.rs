@@ -10,9 +10,11 @@
 //! newest entry. The bucket of a position is fetched into the cache while
 //! its children are generated ([`Table::prefetch`]).
 //!
-//! Each slot is written without a lock ([`LocklessSlot`]): a slot torn by
-//! two writers at once reads as a miss. Keys are the positions themselves (see `search::key`), so an
-//! entry can never answer for another position on grids up to 56 bits.
+//! Each slot is written without a lock
+//! ([`LocklessSlot`](crate::solve::slot::LocklessSlot)): a slot torn by two
+//! writers at once reads as a miss. Keys are the positions themselves (see
+//! `search::key`), so an entry can never answer for another position on
+//! grids up to 56 bits.
 //!
 //! Cheap entries (few plies left) live in a small table that stays in the
 //! core's cache; a probe of them into the big table costs a cache miss for
