@@ -162,6 +162,43 @@ fn first_pass(board: &Board, me: char) -> Option<(Board, char)> {
     moves.iter().find_map(|&(r, c)| first_pass(&board.play(me, r, c), them))
 }
 
+/// Ten empties: the server's quick first try proves the score within its
+/// few thousand nodes, but not the line of play to the end.
+#[tokio::test]
+async fn a_solved_answer_plays_its_line_to_the_end_of_the_game() {
+    let app = spawn_app().await;
+    let rows = [
+        ".OOOOOOO", "OOXOOOO.", ".XOXXOOO", "XXOXXOO.", "X.XXXOOO", ".XOXXOX.", "X.XXXXXX", ".XXXXO.O",
+    ];
+    let r = app
+        .post_json("/othello/move", &json!({"board": rows, "player": "X", "max_ms": 10000}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let answer = r.json();
+    assert_eq!(answer["solved"], true, "{answer}");
+    // Played out, the line is legal and ends the game with its score.
+    let (mut board, mut me, mut them) = (Board::parse(&rows), 'X', 'O');
+    for step in answer["principal_variation"].as_array().expect("principal_variation") {
+        let moves = board.moves(me);
+        if step["pass"] == true {
+            assert!(moves.is_empty(), "{step} with moves left: {answer}");
+        } else {
+            let square = step["square"].as_str().unwrap_or_default();
+            let (r, c) = *moves
+                .iter()
+                .find(|&&(r, c)| square_name(r, c) == square)
+                .unwrap_or_else(|| panic!("{square} is not legal: {answer}"));
+            board = board.play(me, r, c);
+        }
+        (me, them) = (them, me);
+    }
+    assert!(
+        board.moves(me).is_empty() && board.moves(them).is_empty(),
+        "the line stops early: {answer}"
+    );
+    assert_eq!(json!(board.final_score('X')), answer["score"]);
+}
+
 #[tokio::test]
 async fn a_player_without_a_square_passes() {
     let app = spawn_app().await;

@@ -51,6 +51,8 @@ pub struct Analysis {
     pub moves: Vec<MoveValue>,
     /// From the chosen move on, passes included; as far as known.
     pub principal_variation: Vec<OthelloMove>,
+    /// The principal variation reaches the end of the game.
+    pub line_to_the_end: bool,
 }
 
 impl Analysis {
@@ -61,6 +63,12 @@ impl Analysis {
             0 => Outcome::Draw,
             _ => Outcome::Loss,
         })
+    }
+
+    /// The score exact and the principal variation played out to the end
+    /// of the game: nothing a longer search would add.
+    pub fn is_complete(&self) -> bool {
+        self.solved && self.line_to_the_end
     }
 }
 
@@ -210,6 +218,7 @@ impl OthelloEngine {
                 nodes: 0,
                 moves: Vec::new(),
                 principal_variation: Vec::new(),
+                line_to_the_end: true,
             };
         }
         if game.move_bits() == 0 {
@@ -228,6 +237,7 @@ impl OthelloEngine {
                 nodes: reply.nodes,
                 moves: Vec::new(),
                 principal_variation,
+                line_to_the_end: reply.line_to_the_end,
             };
         }
         let (p, o) = game.mover_and_opponent();
@@ -256,6 +266,7 @@ impl OthelloEngine {
                         nodes,
                         moves: move_list(estimate.values.iter().map(|&(sq, v)| (sq, to_discs(v, geo), false))),
                         principal_variation: vec![OthelloMove::Play(square(best))],
+                        line_to_the_end: false,
                     });
                 }
             };
@@ -275,7 +286,8 @@ impl OthelloEngine {
                 let bit = 1u64 << best;
                 // The line first: it is cheap once the table holds the
                 // proof; the other moves' scores may take the rest.
-                principal_variation.extend(principal_line(&mut endgame, geo, o & !turned, p | turned | bit, -score));
+                let (line, line_to_the_end) = principal_line(&mut endgame, geo, o & !turned, p | turned | bit, -score);
+                principal_variation.extend(line);
                 let solved = |values: &[RootValue], nodes: u64| Analysis {
                     player,
                     best: OthelloMove::Play(square(best)),
@@ -285,6 +297,7 @@ impl OthelloEngine {
                     nodes,
                     moves: move_list(values.iter().copied()),
                     principal_variation: principal_variation.clone(),
+                    line_to_the_end,
                 };
                 if settings.every_move_exact {
                     // A streamed answer says the best move is proved as
@@ -322,6 +335,7 @@ impl OthelloEngine {
             nodes,
             moves: move_list(estimate.values.iter().map(|&(sq, v)| (sq, to_discs(v, geo), false))),
             principal_variation,
+            line_to_the_end: false,
         }
     }
 
@@ -553,14 +567,15 @@ fn move_list(values: impl Iterator<Item = (u32, i32, bool)>) -> Vec<MoveValue> {
 
 /// A best line from a position of known exact `value`: at each step a move
 /// whose child has exactly the opposite value (each checked by a narrow
-/// search, which the table makes cheap). Stops early if the limits run out.
+/// search, which the table makes cheap). With true if it reaches the end of
+/// the game, false if the limits ran out first.
 fn principal_line(
     endgame: &mut Endgame<'_>,
     geo: &'static Geometry,
     mut p: u64,
     mut o: u64,
     mut value: i32,
-) -> Vec<OthelloMove> {
+) -> (Vec<OthelloMove>, bool) {
     let mut line = Vec::new();
     loop {
         let empty = geo.mask & !(p | o);
@@ -568,7 +583,7 @@ fn principal_line(
         if moves == 0 {
             if legal_moves(o, p, empty) == 0 {
                 debug_assert_eq!(final_score(geo, p, o), value);
-                return line;
+                return (line, true);
             }
             line.push(OthelloMove::Pass);
             (p, o, value) = (o, p, -value);
@@ -580,7 +595,7 @@ fn principal_line(
             let (child_p, child_o) = (o & !turned, p | turned | (1u64 << sq));
             let child = endgame.search(child_p, child_o, -value - 1, -value + 1);
             if endgame.aborted() {
-                return line;
+                return (line, false);
             }
             if child == -value {
                 next = Some((sq, child_p, child_o));
@@ -588,7 +603,7 @@ fn principal_line(
             }
         }
         let Some((sq, child_p, child_o)) = next else {
-            return line;
+            return (line, false);
         };
         line.push(OthelloMove::Play(square(sq)));
         (p, o, value) = (child_p, child_o, -value);

@@ -103,7 +103,9 @@ pub async fn analyse(
         &services.search_pool,
         "othello",
         SearchBudget::own(request.max_ms).within(shared),
-        |a: &Analysis| a.solved,
+        // A quick answer whose score is exact may still have its line of
+        // play cut short: it is final only when the line is whole.
+        Analysis::is_complete,
         move |limits, attempt| match (&lines, attempt) {
             (Some(lines), Attempt::Pool) => engine.analyse_reporting(
                 &searched,
