@@ -43,7 +43,8 @@ fn played(ctx: &AiContext, game: &str, options: Value, moves: &[Value]) -> (Matc
         ..NewMatch::default()
     };
     let mut rng = StdRng::seed_from_u64(1);
-    let (mut m, mut history) = Match::create(&request, ctx, &mut rng).expect("a valid request");
+    let (mut m, mut history) =
+        Match::create(kibitz::registry::MATCH_GAMES, &request, ctx, &mut rng).expect("a valid request");
     for mv in moves {
         history.extend(m.play(mv, ctx, &mut rng).expect("a legal move"));
     }

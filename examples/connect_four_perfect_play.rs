@@ -14,7 +14,8 @@ use std::time::{Duration, Instant};
 use kibitz::core::game::Game;
 use kibitz::games::connect_four::solve::{verdict, ConnectFourSolver};
 use kibitz::games::connect_four::{ConnectFour, Shape};
-use kibitz::matches::{GameKind, MatchLimits};
+use kibitz::matches::MatchLimits;
+use kibitz::registry::MATCH_GAMES;
 use kibitz::solve::limits::SearchLimits;
 
 fn main() {
@@ -36,12 +37,13 @@ fn main() {
         .collect();
     let (mut moves_total, mut exact_total, mut lost_total) = (0, 0, 0);
     let started = Instant::now();
+    let connect_four = MATCH_GAMES.find("connect-four").expect("a registered game");
     for opening in &openings {
         let mut game = ConnectFour::from_moves(Shape::default(), opening).expect("an opening");
         let mut line = opening.clone();
         let (mut moves, mut exact, mut lost) = (0, 0, 0);
         while game.result().is_none() {
-            let analysis = ai.analyse(&game, &budget.search(GameKind::ConnectFour));
+            let analysis = ai.analyse(&game, &budget.search(connect_four));
             let column = analysis.best;
             moves += 1;
             if analysis.solved {

@@ -33,7 +33,7 @@ pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
         source,
     })?;
     let _ = crate::telemetry::prometheus();
-    let store = Store::connect_lazy(&config.database_url())?;
+    let store = Store::connect_lazy(&config.database_url(), crate::registry::MATCH_GAMES)?;
     let state = AppState::new(config, store);
     let router = http::router(state.clone());
     Ok((state, router))

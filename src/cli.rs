@@ -75,7 +75,7 @@ pub fn arena(args: &ArenaArgs) -> Result<String, String> {
     let budget = Budget {
         per_move: args.max_ms.map(Duration::from_millis),
     };
-    let arena = Arena::new(spec, &shared, budget).map_err(|e| e.to_string())?;
+    let arena = Arena::new(crate::registry::ARENA_GAMES, spec, &shared, budget).map_err(|e| e.to_string())?;
     if args.games == 0 && !args.exact {
         return Err("--games must be at least 1 (or give --exact, for a game evaluated exactly)".to_string());
     }

@@ -1,11 +1,16 @@
-//! The games kibitz serves, one line each. The match engine and the arena
-//! (through [`GameKind`] and `with_game!`), the routes, the catalog,
-//! `/analyze` and the review endpoints are made from this list; a game
-//! implements [`ServedGame`] in its own folder and joins here.
+//! The games kibitz serves, one line each: the only place that lists them.
+//! The match engine, the store and the arena get them handed down as
+//! values ([`MATCH_GAMES`], [`ARENA_GAMES`]); the routes, the catalog,
+//! `/analyze` and the review endpoints are made by visiting them
+//! ([`each_game`]). A game implements `TurnGame`, `ArenaGame` and
+//! [`ServedGame`] in its own folder and joins here.
 
+use crate::arena::ArenaGames;
 use crate::catalog::GameEntry;
 use crate::config::Config;
 use crate::games::{chess, connect_four, ishitori, nine_square, number_square, othello, pig, tictactoe};
+use crate::matches::turns::TurnGame;
+use crate::matches::{Adapter, MatchGames};
 use crate::serve::{ServedGame, Services};
 use crate::solve::solvers::Solvers;
 
@@ -15,19 +20,69 @@ pub trait Visitor {
     fn visit<G: ServedGame>(&mut self);
 }
 
-// One line a game: its kind, its id, its match adapter and (for the games
-// served through `ServedGame`) what it serves. Paths are written in full:
-// `with_game!` uses the adapters wherever it is called.
-crate::matches::engine::games!($
-    Pig = "pig" => crate::games::pig::matches::PigMatch, served pig::Pig;
-    Tictactoe = "tictactoe" => crate::games::tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
-    Ishitori = "ishitori" => crate::games::ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
-    NumberSquare = "number-square" => crate::games::number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
-    NineSquare = "nine-square" => crate::games::nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
-    ConnectFour = "connect-four" => crate::games::connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame;
-    Othello = "othello" => crate::games::othello::matches::OthelloMatch, served othello::OthelloGame;
-    Chess = "chess" => crate::games::chess::matches::ChessMatch, served chess::ChessGame;
+/// Writes, from the one list below, the games handed down to the generic
+/// layers ([`MATCH_GAMES`], [`ARENA_GAMES`]) and [`each_game`]. Each line is
+/// a game's match adapter (a `TurnGame`, also its `ArenaGame`) and what it
+/// serves (its `ServedGame`); the two must share an id, which is checked
+/// when the crate is compiled.
+macro_rules! games {
+    ($($adapter:ty, served $served:ty;)*) => {
+        /// The games played as matches, in menu order.
+        pub const MATCH_GAMES: MatchGames = MatchGames::new(&[$(Adapter::<$adapter>::KIND),*]);
+        /// The games the arena plays, in menu order.
+        pub const ARENA_GAMES: ArenaGames = ArenaGames::new(&[$(Adapter::<$adapter>::ARENA),*], MATCH_GAMES);
+
+        $(const _: () = assert!(
+            same_id(<$adapter as TurnGame>::ID, <$served as ServedGame>::ID),
+            "a registry line's match adapter and served game have different ids"
+        );)*
+
+        /// Visits every served game, in the order menus show them.
+        pub fn each_game(visitor: &mut impl Visitor) {
+            $(visitor.visit::<$served>();)*
+        }
+
+        /// Visits every match adapter, with the adapter as a type.
+        #[cfg(test)]
+        fn each_match_adapter(visitor: &mut impl AdapterVisitor) {
+            $(visitor.visit::<$adapter>();)*
+        }
+    };
+}
+
+games!(
+    pig::matches::PigMatch, served pig::Pig;
+    tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
+    ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
+    number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
+    nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
+    connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame;
+    othello::matches::OthelloMatch, served othello::OthelloGame;
+    chess::matches::ChessMatch, served chess::ChessGame;
 );
+
+/// Whether two ids are the same (`str`'s `==` is not usable in a const).
+const fn same_id(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Something done once for each match adapter, with the adapter as a type
+/// (the tests that play every game through its rules alone).
+#[cfg(test)]
+trait AdapterVisitor {
+    fn visit<T: TurnGame>(&mut self);
+}
 
 /// Every game's catalog entry, in menu order.
 pub fn catalog(config: &Config) -> Vec<GameEntry> {
@@ -124,7 +179,6 @@ mod random_games {
     use rand::rngs::StdRng;
     use rand::{Rng, SeedableRng};
 
-    use super::GameKind;
     use crate::core::game::{Game, Turn};
     use crate::matches::turns::TurnGame;
     use crate::matches::{AiContext, MatchLimits};
@@ -183,12 +237,24 @@ mod random_games {
             solvers: &solvers,
             limits: MatchLimits::default(),
         };
-        let mut rng = StdRng::seed_from_u64(27);
-        for kind in GameKind::ALL {
-            let moves: usize = (0..GAMES)
-                .map(|_| with_game!(kind, T => play::<T>(&ctx, &mut rng)))
-                .sum();
-            assert!(moves as u64 >= GAMES, "{}: games without a move", kind.as_str());
+        struct Play<'a> {
+            ctx: &'a AiContext<'a>,
+            rng: StdRng,
+            games: usize,
         }
+        impl super::AdapterVisitor for Play<'_> {
+            fn visit<T: TurnGame>(&mut self) {
+                let moves: usize = (0..GAMES).map(|_| play::<T>(self.ctx, &mut self.rng)).sum();
+                assert!(moves as u64 >= GAMES, "{}: games without a move", T::ID);
+                self.games += 1;
+            }
+        }
+        let mut visit = Play {
+            ctx: &ctx,
+            rng: StdRng::seed_from_u64(27),
+            games: 0,
+        };
+        super::each_match_adapter(&mut visit);
+        assert_eq!(visit.games, super::MATCH_GAMES.all().len());
     }
 }

@@ -6,13 +6,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kibitz::arena::strategy::known_names;
+use kibitz::arena::ArenaKind;
 use kibitz::arena::{Arena, ArenaError, ArenaSpec, Budget, Strategy, Tally};
 use kibitz::games::pig::arena::PigPolicy;
 use kibitz::games::pig::arena_exact::evaluate;
 use kibitz::games::pig::solve::solve;
 use kibitz::games::pig::tables::cache::PigTables;
 use kibitz::games::pig::{PigRules, Variant};
-use kibitz::matches::GameKind;
+use kibitz::registry::ARENA_GAMES;
 use kibitz::solve::limits::SearchLimits;
 use kibitz::solve::solvers::{MemoSizes, Solvers};
 use serde_json::{json, Value};
@@ -46,7 +47,12 @@ fn arena(game: &str, a: &str, b: &str, options: Option<Value>) -> Result<Arena, 
         b,
         options: options.as_ref(),
     };
-    Arena::new(spec, &shared(), Budget::default())
+    Arena::new(ARENA_GAMES, spec, &shared(), Budget::default())
+}
+
+/// The arena game called `id`.
+fn kind(id: &str) -> ArenaKind {
+    ARENA_GAMES.find(id).unwrap()
 }
 
 fn run(arena: &Arena, games: u64, seed: u64) -> Tally {
@@ -56,7 +62,7 @@ fn run(arena: &Arena, games: u64, seed: u64) -> Tally {
 
 fn policy(rules: PigRules, name: &str) -> PigPolicy {
     let table = Arc::new(solve(&rules));
-    PigPolicy::new(Strategy::parse(GameKind::Pig, "a", name).unwrap(), table).unwrap()
+    PigPolicy::new(Strategy::parse(kind("pig"), "a", name).unwrap(), table).unwrap()
 }
 
 fn rules(goal: i64, sides: i64, variant: Variant) -> PigRules {
@@ -227,40 +233,39 @@ fn seats_alternate_with_a_first_in_odd_numbered_games() {
 
 #[test]
 fn strategy_names_are_read_per_game() {
-    use GameKind::*;
     let ok = [
-        (Pig, "optimal", Strategy::Best),
-        (Pig, "best", Strategy::Best),
-        (Pig, "hold_at:20", Strategy::HoldAt(20)),
-        (Pig, "kper", Strategy::Kper),
-        (Tictactoe, "perfect", Strategy::Best),
-        (Ishitori, "optimal", Strategy::Best),
-        (NumberSquare, "lookahead2", Strategy::Lookahead2),
-        (NineSquare, "greedy", Strategy::Greedy),
-        (NineSquare, "random", Strategy::Random),
-        (NumberSquare, "level:1", Strategy::Level(1)),
-        (Tictactoe, "level:10", Strategy::Level(10)),
-        (ConnectFour, "best", Strategy::Best),
-        (ConnectFour, "random", Strategy::Random),
-        (ConnectFour, "level:3", Strategy::Level(3)),
+        (kind("pig"), "optimal", Strategy::Best),
+        (kind("pig"), "best", Strategy::Best),
+        (kind("pig"), "hold_at:20", Strategy::HoldAt(20)),
+        (kind("pig"), "kper", Strategy::Kper),
+        (kind("tictactoe"), "perfect", Strategy::Best),
+        (kind("ishitori"), "optimal", Strategy::Best),
+        (kind("number-square"), "lookahead2", Strategy::Lookahead2),
+        (kind("nine-square"), "greedy", Strategy::Greedy),
+        (kind("nine-square"), "random", Strategy::Random),
+        (kind("number-square"), "level:1", Strategy::Level(1)),
+        (kind("tictactoe"), "level:10", Strategy::Level(10)),
+        (kind("connect-four"), "best", Strategy::Best),
+        (kind("connect-four"), "random", Strategy::Random),
+        (kind("connect-four"), "level:3", Strategy::Level(3)),
     ];
     for (game, name, expected) in ok {
         assert_eq!(Strategy::parse(game, "a", name).unwrap(), expected, "{game} {name}");
     }
     for (game, name) in [
-        (Pig, "greedy"),
-        (Pig, "hold_at:0"),
-        (Pig, "hold_at:-3"),
-        (Pig, "hold_at:+3"),
-        (Tictactoe, "hold_at:20"),
-        (Tictactoe, "optimal"),
-        (NineSquare, "lookahead2"),
-        (Ishitori, "level:0"),
-        (Ishitori, "level:11"),
-        (NumberSquare, "level:"),
-        (NumberSquare, ""),
-        (ConnectFour, "greedy"),
-        (ConnectFour, "perfect"),
+        (kind("pig"), "greedy"),
+        (kind("pig"), "hold_at:0"),
+        (kind("pig"), "hold_at:-3"),
+        (kind("pig"), "hold_at:+3"),
+        (kind("tictactoe"), "hold_at:20"),
+        (kind("tictactoe"), "optimal"),
+        (kind("nine-square"), "lookahead2"),
+        (kind("ishitori"), "level:0"),
+        (kind("ishitori"), "level:11"),
+        (kind("number-square"), "level:"),
+        (kind("number-square"), ""),
+        (kind("connect-four"), "greedy"),
+        (kind("connect-four"), "perfect"),
     ] {
         let err = Strategy::parse(game, "b", name).unwrap_err().to_string();
         assert!(
@@ -272,19 +277,21 @@ fn strategy_names_are_read_per_game() {
 
 #[test]
 fn every_name_a_game_lists_is_one_of_its_players_and_reads_back() {
-    use GameKind::*;
     // The lists as error messages show them (API.md): each game's, in full.
     let lists = [
-        (Pig, "optimal, hold_at:N (N >= 1), kper, random, level:N (1..10)"),
-        (Tictactoe, "perfect, random, level:N (1..10)"),
-        (Ishitori, "optimal, random, level:N (1..10)"),
-        (NumberSquare, "best, lookahead2, random, level:N (1..10)"),
-        (NineSquare, "best, greedy, random, level:N (1..10)"),
-        (ConnectFour, "best, random, level:N (1..10)"),
-        (Othello, "best, greedy, random, level:N (1..10)"),
-        (Chess, "best, random, level:N (1..10)"),
+        (
+            kind("pig"),
+            "optimal, hold_at:N (N >= 1), kper, random, level:N (1..10)",
+        ),
+        (kind("tictactoe"), "perfect, random, level:N (1..10)"),
+        (kind("ishitori"), "optimal, random, level:N (1..10)"),
+        (kind("number-square"), "best, lookahead2, random, level:N (1..10)"),
+        (kind("nine-square"), "best, greedy, random, level:N (1..10)"),
+        (kind("connect-four"), "best, random, level:N (1..10)"),
+        (kind("othello"), "best, greedy, random, level:N (1..10)"),
+        (kind("chess"), "best, random, level:N (1..10)"),
     ];
-    assert_eq!(lists.len(), GameKind::ALL.len());
+    assert_eq!(lists.len(), ARENA_GAMES.all().len());
     for (game, list) in lists {
         assert_eq!(known_names(game), list, "{game}");
         for entry in list.split(", ") {
@@ -323,7 +330,10 @@ fn bad_games_options_and_exact_requests_are_refused() {
         .unwrap();
     assert!(err.to_string().contains("options.size"), "{err}");
     let tictactoe = arena("tictactoe", "perfect", "random", None).unwrap();
-    assert_eq!(tictactoe.exact().unwrap_err(), ArenaError::ExactNotPig("tictactoe"));
+    assert_eq!(
+        tictactoe.exact().unwrap_err(),
+        ArenaError::NoExactEvaluation("tictactoe")
+    );
 }
 
 #[test]

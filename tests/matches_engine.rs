@@ -16,6 +16,7 @@ use kibitz::games::tictactoe::{GameResult, Position, TicTacToeError};
 use kibitz::matches::{
     Actor, AiContext, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MoveBudget, NewMatch, Status, Winner,
 };
+use kibitz::registry::MATCH_GAMES;
 use kibitz::solve::solvers::{MemoSizes, Solvers};
 use rand::rngs::StdRng;
 
@@ -47,6 +48,11 @@ fn solvers() -> &'static Solvers {
     })
 }
 
+/// The match game called `id`.
+fn kind(id: &str) -> GameKind {
+    MATCH_GAMES.find(id).unwrap()
+}
+
 /// A budget that ends by node count, with a minute for the clock.
 fn nodes(nodes: u64) -> MoveBudget {
     MoveBudget {
@@ -62,10 +68,10 @@ fn ctx() -> AiContext<'static> {
     AiContext {
         solvers: s,
         limits: MatchLimits::default()
-            .with_budget(GameKind::NumberSquare, nodes(20_000))
-            .with_budget(GameKind::NineSquare, nodes(1_500))
-            .with_budget(GameKind::Tictactoe, nodes(2_000_000))
-            .with_budget(GameKind::ConnectFour, nodes(20_000)),
+            .with_budget(kind("number-square"), nodes(20_000))
+            .with_budget(kind("nine-square"), nodes(1_500))
+            .with_budget(kind("tictactoe"), nodes(2_000_000))
+            .with_budget(kind("connect-four"), nodes(20_000)),
     }
 }
 
@@ -184,7 +190,7 @@ fn heaps(state: &Value) -> Vec<u64> {
 
 fn assert_round_trips(m: &Match) {
     let text = serde_json::to_string(&m.to_value()).unwrap();
-    let back = Match::from_value(serde_json::from_str(&text).unwrap()).unwrap();
+    let back = Match::from_value(serde_json::from_str(&text).unwrap(), MATCH_GAMES).unwrap();
     assert_eq!(&back, m);
 }
 
@@ -229,7 +235,7 @@ fn play_out(request: &NewMatch, seed: u64) -> (Match, Vec<HistoryEntry>) {
 fn play_out_with(request: &NewMatch, seed: u64, ctx: &AiContext) -> (Match, Vec<HistoryEntry>) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut person = StdRng::seed_from_u64(seed ^ 0xDEAD_BEEF);
-    let (mut m, mut history) = Match::create(request, ctx, &mut rng).unwrap();
+    let (mut m, mut history) = Match::create(MATCH_GAMES, request, ctx, &mut rng).unwrap();
     assert_appends(&[], &history, &m);
     assert_history_rebuilds(&m, &history, ctx);
     assert_round_trips(&m);
@@ -439,7 +445,7 @@ fn defaults_are_filled_in() {
         game: game.to_string(),
         ..NewMatch::default()
     };
-    let (m, history) = Match::create(&bare("pig"), &ctx(), &mut rng).unwrap();
+    let (m, history) = Match::create(MATCH_GAMES, &bare("pig"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({"goal": 100, "die_sides": 6, "variant": "standard"}));
     assert_eq!((m.ai.strategy.as_str(), m.ai.level, m.ai_first), ("best", 10, false));
     assert_eq!(
@@ -451,15 +457,15 @@ fn defaults_are_filled_in() {
     assert_eq!(value["status"], "in_progress");
     assert_eq!(value["result"], Value::Null);
 
-    let (m, _) = Match::create(&bare("tictactoe"), &ctx(), &mut rng).unwrap();
+    let (m, _) = Match::create(MATCH_GAMES, &bare("tictactoe"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({"rows": 3, "cols": 3, "k": 3}));
     assert_eq!(m.state, json!({"board": ["...", "...", "..."], "human_plays": "X"}));
 
-    let (m, _) = Match::create(&bare("ishitori"), &ctx(), &mut rng).unwrap();
+    let (m, _) = Match::create(MATCH_GAMES, &bare("ishitori"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({"remaining": 21, "take": [1, 2, 3], "misere": true}));
     assert_eq!(m.state, json!({"remaining": 21}));
 
-    let (m, _) = Match::create(&bare("connect-four"), &ctx(), &mut rng).unwrap();
+    let (m, _) = Match::create(MATCH_GAMES, &bare("connect-four"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({"cols": 7, "rows": 6, "k": 4}));
     assert_eq!(
         m.state,
@@ -468,7 +474,7 @@ fn defaults_are_filled_in() {
 
     // Number Square: the board the server dealt is kept in the options (the
     // state shows taken tiles as null), so the history can be replayed.
-    let (m, _) = Match::create(&bare("number-square"), &ctx(), &mut rng).unwrap();
+    let (m, _) = Match::create(MATCH_GAMES, &bare("number-square"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options["size"], 8);
     assert_eq!(m.state["board"], m.options["board"]);
     let mut dealt: Vec<i64> = m.options["board"]
@@ -480,10 +486,10 @@ fn defaults_are_filled_in() {
     dealt.sort_unstable();
     assert_eq!(dealt, (1..=64).collect::<Vec<_>>());
     // Two matches, two deals.
-    let (other, _) = Match::create(&bare("number-square"), &ctx(), &mut rng).unwrap();
+    let (other, _) = Match::create(MATCH_GAMES, &bare("number-square"), &ctx(), &mut rng).unwrap();
     assert_ne!(other.options["board"], m.options["board"]);
 
-    let (m, history) = Match::create(&bare("nine-square"), &ctx(), &mut rng).unwrap();
+    let (m, history) = Match::create(MATCH_GAMES, &bare("nine-square"), &ctx(), &mut rng).unwrap();
     assert_eq!(m.options, json!({}));
     let dice = m.state["dice"].as_u64().unwrap();
     assert!((1..=6).contains(&dice));
@@ -505,14 +511,26 @@ fn a_default_pig_match_against_the_best_ai_plays_to_the_end() {
 #[test]
 fn the_ai_can_go_first() {
     let mut rng = StdRng::seed_from_u64(5);
-    let (m, history) = Match::create(&request("tictactoe", json!({}), 10, true), &ctx(), &mut rng).unwrap();
+    let (m, history) = Match::create(
+        MATCH_GAMES,
+        &request("tictactoe", json!({}), 10, true),
+        &ctx(),
+        &mut rng,
+    )
+    .unwrap();
     assert_eq!(m.state["human_plays"], "O");
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].actor, Actor::Ai);
     let placed = board(&m.state).concat();
     assert_eq!(placed.matches('X').count(), 1);
 
-    let (m, history) = Match::create(&request("pig", json!({"goal": 30}), 10, true), &ctx(), &mut rng).unwrap();
+    let (m, history) = Match::create(
+        MATCH_GAMES,
+        &request("pig", json!({"goal": 30}), 10, true),
+        &ctx(),
+        &mut rng,
+    )
+    .unwrap();
     assert_eq!(history[0].actor, Actor::Ai);
     assert_eq!(history[0].mv, Some(json!({"action": "roll"})));
     assert_eq!(history[1].actor, Actor::Dice);
@@ -520,14 +538,20 @@ fn the_ai_can_go_first() {
     let last = history.iter().rev().find(|e| e.actor == Actor::Dice).unwrap();
     assert_eq!(m.state["last_roll"], json!(last.roll));
 
-    let (m, history) = Match::create(&request("ishitori", json!({}), 10, true), &ctx(), &mut rng).unwrap();
+    let (m, history) = Match::create(MATCH_GAMES, &request("ishitori", json!({}), 10, true), &ctx(), &mut rng).unwrap();
     // 21 stones, take 1-3, last stone loses: 21 = 1 mod 4 loses for the
     // player to move, who then takes the smallest amount.
     assert_eq!(history.len(), 1);
     assert_eq!(history[0].mv, Some(json!({"take": 1, "heap": 0})));
     assert_eq!(m.state, json!({"remaining": 20}));
 
-    let (m, history) = Match::create(&request("nine-square", json!({}), 10, true), &ctx(), &mut rng).unwrap();
+    let (m, history) = Match::create(
+        MATCH_GAMES,
+        &request("nine-square", json!({}), 10, true),
+        &ctx(),
+        &mut rng,
+    )
+    .unwrap();
     assert_eq!(m.state["human_plays"], "O");
     let actors: Vec<Actor> = history.iter().map(|e| e.actor).collect();
     assert_eq!(actors, [Actor::Dice, Actor::Ai, Actor::Dice]);
@@ -550,7 +574,7 @@ fn matches_are_repeatable_with_a_seeded_rng() {
 
 fn created(game: &str, options: Value, seed: u64) -> Match {
     let mut rng = StdRng::seed_from_u64(seed);
-    Match::create(&request(game, options, 10, false), &ctx(), &mut rng)
+    Match::create(MATCH_GAMES, &request(game, options, 10, false), &ctx(), &mut rng)
         .unwrap()
         .0
 }
@@ -696,7 +720,7 @@ fn bad_requests_name_the_field() {
         (request("pig", json!({}), 11, false), "ai.level"),
     ];
     for (req, needle) in cases {
-        let err = Match::create(&req, &ctx(), &mut rng).unwrap_err();
+        let err = Match::create(MATCH_GAMES, &req, &ctx(), &mut rng).unwrap_err();
         assert!(err.is_client_error());
         assert!(
             err.to_string().contains(needle),
@@ -708,7 +732,7 @@ fn bad_requests_name_the_field() {
         ai: Some(json!({"strategy": "telepathy"})),
         ..NewMatch::default()
     };
-    assert!(Match::create(&odd_ai, &ctx(), &mut rng)
+    assert!(Match::create(MATCH_GAMES, &odd_ai, &ctx(), &mut rng)
         .unwrap_err()
         .to_string()
         .contains("ai.strategy"));
@@ -718,7 +742,13 @@ fn bad_requests_name_the_field() {
 fn stored_garbage_is_refused_without_panicking() {
     // The person (X) has played the centre; the AI has answered.
     let mut rng = StdRng::seed_from_u64(0);
-    let (mut good, _) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();
+    let (mut good, _) = Match::create(
+        MATCH_GAMES,
+        &request("tictactoe", json!({}), 10, false),
+        &ctx(),
+        &mut rng,
+    )
+    .unwrap();
     good.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap();
     let record: Value = serde_json::from_str(good.saved.as_deref().unwrap()).unwrap();
     assert_eq!(record["moves"].as_array().unwrap().len(), 2, "{record}");
@@ -756,7 +786,7 @@ fn stored_garbage_is_refused_without_panicking() {
     record_with("human", json!(7));
     let mut played = 0;
     for v in &variants {
-        if let Ok(mut m) = Match::from_value(v.clone()) {
+        if let Ok(mut m) = Match::from_value(v.clone(), MATCH_GAMES) {
             let err = m.play(&json!({"row": 0, "col": 0}), &ctx(), &mut rng).unwrap_err();
             assert!(!err.is_client_error(), "{v}: {err}");
             played += 1;
@@ -780,7 +810,8 @@ fn matches_without_a_bound_on_their_length_keep_their_position_not_their_moves()
     let mut corrupted = 0;
     for (game, options, mv) in long_games {
         let mut rng = StdRng::seed_from_u64(5);
-        let (mut m, mut history) = Match::create(&request(game, options, 10, false), &ctx(), &mut rng).unwrap();
+        let (mut m, mut history) =
+            Match::create(MATCH_GAMES, &request(game, options, 10, false), &ctx(), &mut rng).unwrap();
         let first = m.saved.clone().unwrap();
         let mut plies = 0;
         while plies < 60 && m.status == Status::InProgress {
@@ -821,7 +852,13 @@ fn a_row_without_its_record_is_given_one_from_its_history() {
     // A replica of an earlier version moves without writing the record: the
     // row's ply runs ahead of its record's. Its history rebuilds it.
     let mut rng = StdRng::seed_from_u64(8);
-    let (mut m, mut history) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();
+    let (mut m, mut history) = Match::create(
+        MATCH_GAMES,
+        &request("tictactoe", json!({}), 10, false),
+        &ctx(),
+        &mut rng,
+    )
+    .unwrap();
     history.extend(m.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap());
     let behind = m.saved.clone();
     let mv = m.legal_moves.as_ref().unwrap()[0].clone();
@@ -909,6 +946,7 @@ fn a_number_square_match_dealt_before_its_deal_was_kept_goes_on_from_its_state()
     // tiles as null: its record starts from that state.
     let mut rng = StdRng::seed_from_u64(4);
     let (mut m, mut history) = Match::create(
+        MATCH_GAMES,
         &request("number-square", json!({"size": 4}), 10, false),
         &ctx(),
         &mut rng,
@@ -943,7 +981,13 @@ fn a_number_square_match_dealt_before_its_deal_was_kept_goes_on_from_its_state()
 #[test]
 fn the_next_move_reads_the_record_not_the_state_the_api_shows() {
     let mut rng = StdRng::seed_from_u64(3);
-    let (mut m, _) = Match::create(&request("tictactoe", json!({}), 10, false), &ctx(), &mut rng).unwrap();
+    let (mut m, _) = Match::create(
+        MATCH_GAMES,
+        &request("tictactoe", json!({}), 10, false),
+        &ctx(),
+        &mut rng,
+    )
+    .unwrap();
     // A state the rules could never reach, which the record contradicts.
     m.state = json!({"board": ["OOO", "OOO", "OOO"], "human_plays": "X"});
     let fresh = m.play(&json!({"row": 1, "col": 1}), &ctx(), &mut rng).unwrap();
@@ -982,7 +1026,7 @@ fn a_win_in_one(level: u8, seed: u64) -> bool {
         "saved": json!({"options": {"rows": 3, "cols": 3, "k": 3}, "human": 1, "ply": 5, "moves": [0, 3, 1, 4, 5]}).to_string(),
         "result": null
     });
-    let mut m = Match::from_value(stored).unwrap();
+    let mut m = Match::from_value(stored, MATCH_GAMES).unwrap();
     let mut rng = StdRng::seed_from_u64(seed);
     let fresh = m.play(&json!({"row": 2, "col": 2}), &ctx(), &mut rng).unwrap();
     assert_eq!(fresh[0].ply, 6);
@@ -1059,7 +1103,7 @@ fn pig_level_one_usually_holds_when_holding_wins() {
                 }).to_string(),
                 "result": null
             });
-            let mut m = Match::from_value(stored).unwrap();
+            let mut m = Match::from_value(stored, MATCH_GAMES).unwrap();
             let mut rng = StdRng::seed_from_u64(seed);
             let fresh = m.play(&json!({"action": "hold"}), &ctx(), &mut rng).unwrap();
             let mut turn_total = 0;
@@ -1114,7 +1158,7 @@ fn number_square_at_level_10_gets_the_exact_value_against_perfect_play_and_no_le
             let mut rng = StdRng::seed_from_u64(case);
             let mut person = StdRng::seed_from_u64(case + 1000);
             let request = request("number-square", json!({"board": start}), 10, true);
-            let (mut m, _) = Match::create(&request, &ctx(), &mut rng).unwrap();
+            let (mut m, _) = Match::create(MATCH_GAMES, &request, &ctx(), &mut rng).unwrap();
             while m.status != Status::Finished {
                 let board = ns_board(&m.state);
                 let tile = if perfect_person {
@@ -1156,7 +1200,7 @@ fn connect_four_at_level_ten_plays_only_moves_that_keep_the_brute_force_value() 
     // Budget enough to solve every position of this grid, so the best move
     // is the exact one.
     let solving = AiContext {
-        limits: ctx().limits.with_budget(GameKind::ConnectFour, nodes(50_000_000)),
+        limits: ctx().limits.with_budget(kind("connect-four"), nodes(50_000_000)),
         ..ctx()
     };
     let mut memo = HashMap::new();

@@ -16,6 +16,7 @@
 //! short and make a run depend on the machine's speed.
 
 pub mod games;
+pub mod kind;
 pub mod players;
 pub mod runner;
 pub mod strategy;
@@ -23,6 +24,7 @@ pub mod summary;
 
 use serde::Serialize;
 
+pub use kind::{ArenaGames, ArenaKind};
 pub use runner::{Arena, ArenaSpec, Budget};
 pub use strategy::Strategy;
 pub use summary::{ExactChances, Record, Seats, Tally};
@@ -41,8 +43,9 @@ pub enum ArenaError {
         name: String,
         known: String,
     },
-    #[error("exact: only Pig can be evaluated exactly (game is {0})")]
-    ExactNotPig(&'static str),
+    /// `exact: true` for a game whose players are only ever sampled.
+    #[error("exact: {0}'s players cannot be evaluated without sampling (only games whose catalog entry says so can)")]
+    NoExactEvaluation(&'static str),
     /// The run's time ran out (or it was cancelled) after `played` games.
     #[error("the run stopped after {played} of {games} games: its time ran out")]
     OutOfTime { played: u64, games: u64 },

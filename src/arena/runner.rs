@@ -11,12 +11,13 @@ use rand::{RngCore, SeedableRng};
 use serde_json::Value;
 
 use crate::core::game::{Game, GameOutcome as Ending};
-use crate::matches::players::{self, ai_moves, read_rules, TurnGame};
-use crate::matches::{with_game, AiContext, AiSpec, GameKind, MatchLimits, MoveBudget};
+use crate::matches::players::{ai_moves, read_rules};
+use crate::matches::{AiContext, AiSpec, MatchLimits, MoveBudget};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::{MemoSizes, Solvers};
 
 use super::games::ArenaGame;
+use super::kind::{ArenaGames, ArenaKind};
 use super::players::{play_out, Chooser, Referee, UniformRandom};
 use super::strategy::Strategy;
 use super::summary::{ExactChances, GameOutcome, Tally};
@@ -50,7 +51,7 @@ pub struct ArenaSpec<'a> {
 
 /// A validated run, ready to play.
 pub struct Arena {
-    game: GameKind,
+    game: ArenaKind,
     /// As the request gave them (checked in [`Arena::new`]).
     options: Option<Value>,
     a: Strategy,
@@ -91,8 +92,8 @@ fn broken(what: impl std::fmt::Display) -> ArenaError {
 }
 
 impl Arena {
-    pub fn new(spec: ArenaSpec, shared: &Solvers, budget: Budget) -> Result<Arena, ArenaError> {
-        let game: GameKind = spec.game.parse()?;
+    pub fn new(games: ArenaGames, spec: ArenaSpec, shared: &Solvers, budget: Budget) -> Result<Arena, ArenaError> {
+        let game = games.find(spec.game)?;
         let a = Strategy::parse(game, "a", spec.a)?;
         let b = Strategy::parse(game, "b", spec.b)?;
         let arena = Arena {
@@ -111,11 +112,11 @@ impl Arena {
             }),
         };
         let limits = SearchLimits::within(Duration::from_secs(1));
-        with_game!(game, T => players::check_options::<T>(spec.options, &arena.context(&limits)))?;
+        game.play().check_options(spec.options, &arena.context(&limits))?;
         Ok(arena)
     }
 
-    pub fn game(&self) -> GameKind {
+    pub fn game(&self) -> ArenaKind {
         self.game
     }
 
@@ -126,10 +127,10 @@ impl Arena {
         AiContext {
             solvers: &self.solvers,
             limits: MatchLimits::default().with_budget(
-                self.game,
+                self.game.kind(),
                 MoveBudget {
                     time,
-                    nodes: with_game!(self.game, T => T::ARENA_NODES.unwrap_or(T::MOVE_BUDGET.nodes)),
+                    nodes: self.game.play().arena_nodes(),
                 },
             ),
         }
@@ -143,20 +144,20 @@ impl Arena {
 
     /// Whether [`Arena::exact`] can evaluate this game.
     pub fn has_exact(&self) -> bool {
-        with_game!(self.game, T => T::EXACT)
+        self.game.play().has_exact()
     }
 
     /// A's chances computed exactly, for the games that can (Pig, by
     /// policy evaluation).
     pub fn exact(&self) -> Result<ExactChances, ArenaError> {
-        with_game!(self.game, T => self.exact_as::<T>())
+        self.game.play().exact(self)
     }
 
-    fn exact_as<T: ArenaGame>(&self) -> Result<ExactChances, ArenaError> {
+    pub(crate) fn exact_as<T: ArenaGame>(&self) -> Result<ExactChances, ArenaError> {
         let limits = SearchLimits::within(Duration::from_secs(1));
         let ctx = self.context(&limits);
         let options = read_rules::<T>(self.options.as_ref(), ctx.solvers)?;
-        T::exact(self.a, self.b, &options, &ctx).unwrap_or(Err(ArenaError::ExactNotPig(self.game.as_str())))
+        T::exact(self.a, self.b, &options, &ctx).unwrap_or(Err(ArenaError::NoExactEvaluation(self.game.as_str())))
     }
 
     /// Plays `games` games. `limits` bound the whole run (its deadline and
@@ -169,10 +170,10 @@ impl Arena {
         limits: &SearchLimits,
         progress: &mut dyn FnMut(u64),
     ) -> Result<Tally, ArenaError> {
-        with_game!(self.game, T => self.run_as::<T>(games, seed, limits, progress))
+        self.game.play().run(self, games, seed, limits, progress)
     }
 
-    fn run_as<T: ArenaGame>(
+    pub(crate) fn run_as<T: ArenaGame>(
         &self,
         games: u64,
         seed: u64,
@@ -261,7 +262,7 @@ impl Arena {
 
     /// The report of a run (and of the exact evaluation, when there is one).
     pub fn report(&self, seed: u64, tally: &Tally, exact: Option<ExactChances>) -> Report {
-        let scores = with_game!(self.game, T => T::KEEPS_SCORE);
+        let scores = self.game.play().keeps_score();
         Report {
             game: self.game.as_str(),
             games: tally.games(),

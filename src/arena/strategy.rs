@@ -4,9 +4,9 @@
 use std::fmt;
 
 use crate::matches::levels::{MAX_LEVEL, MIN_LEVEL};
-use crate::matches::{with_game, GameKind};
 
 use super::games::ArenaGame;
+use super::kind::ArenaKind;
 use super::ArenaError;
 
 /// A named way to play. Every game has `best` (its strongest player, also
@@ -32,19 +32,20 @@ pub enum Strategy {
 
 /// Every name `game`'s players answer to, as error messages show them: a
 /// name with a number says its range in parentheses.
-fn shown_names(game: GameKind) -> Vec<&'static str> {
-    with_game!(game, T => [&[T::BEST_NAME], T::OWN_NAMES, &["random", "level:N (1..10)"]].concat())
+fn shown_names(best: &'static str, own: &'static [&'static str]) -> Vec<&'static str> {
+    [&[best], own, &["random", "level:N (1..10)"]].concat()
 }
 
 /// The names `game` accepts, as shown in error messages.
-pub fn known_names(game: GameKind) -> String {
-    shown_names(game).join(", ")
+pub fn known_names(game: ArenaKind) -> String {
+    shown_names(game.play().best_name(), game.play().own_names()).join(", ")
 }
 
-/// The names `game` accepts, as the catalog lists them (`N` stands for a
-/// number).
-pub fn names(game: GameKind) -> Vec<&'static str> {
-    shown_names(game)
+/// The names the game `T` accepts, as the catalog lists them (`N` stands
+/// for a number).
+#[allow(private_bounds)]
+pub fn names<T: ArenaGame>() -> Vec<&'static str> {
+    shown_names(T::BEST_NAME, T::OWN_NAMES)
         .into_iter()
         .map(|name| name.split_once(" (").map_or(name, |(bare, _)| bare))
         .collect()
@@ -60,14 +61,14 @@ pub(crate) fn number(text: &str) -> Option<u32> {
 
 impl Strategy {
     /// Reads `name` for `game`; `seat` ("a" or "b") names the field in errors.
-    pub fn parse(game: GameKind, seat: &'static str, name: &str) -> Result<Strategy, ArenaError> {
+    pub fn parse(game: ArenaKind, seat: &'static str, name: &str) -> Result<Strategy, ArenaError> {
         let unknown = || ArenaError::UnknownStrategy {
             seat,
             game: game.as_str(),
             name: name.chars().take(40).collect(),
             known: known_names(game),
         };
-        let best_name = with_game!(game, T => T::BEST_NAME);
+        let best_name = game.play().best_name();
         let strategy = match name.split_once(':') {
             Some(("level", n)) => {
                 let level = number(n)
@@ -78,7 +79,7 @@ impl Strategy {
             }
             _ if name == "best" || name == best_name => Strategy::Best,
             _ if name == "random" => Strategy::Random,
-            _ => with_game!(game, T => T::own_strategy(name)).ok_or_else(unknown)?,
+            _ => game.play().own_strategy(name).ok_or_else(unknown)?,
         };
         Ok(strategy)
     }
@@ -93,9 +94,9 @@ impl Strategy {
     }
 
     /// The canonical name in `game` (`best` is spelled as the game spells it).
-    pub fn name(self, game: GameKind) -> String {
+    pub fn name(self, game: ArenaKind) -> String {
         match self {
-            Strategy::Best => with_game!(game, T => T::BEST_NAME).to_string(),
+            Strategy::Best => game.play().best_name().to_string(),
             other => other.to_string(),
         }
     }

@@ -73,9 +73,13 @@ pub async fn run(
         b: &request.b,
         options: request.options.as_ref(),
     };
-    let arena = Arena::new(spec, &state.solvers, budget).map_err(|e| arena_error(e, total_ms))?;
+    let arena =
+        Arena::new(crate::registry::ARENA_GAMES, spec, &state.solvers, budget).map_err(|e| arena_error(e, total_ms))?;
     if exact && !arena.has_exact() {
-        return Err(arena_error(ArenaError::ExactNotPig(arena.game().as_str()), total_ms));
+        return Err(arena_error(
+            ArenaError::NoExactEvaluation(arena.game().as_str()),
+            total_ms,
+        ));
     }
     let seed = request.seed.unwrap_or(0);
     let report = run_search(

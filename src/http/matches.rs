@@ -148,7 +148,10 @@ where
 }
 
 pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<NewMatch>) -> Result<Response, Problem> {
-    let (m, entries) = with_ai(&state, move |ctx, rng| Match::create(&request, ctx, rng)).await?;
+    let (m, entries) = with_ai(&state, move |ctx, rng| {
+        Match::create(crate::registry::MATCH_GAMES, &request, ctx, rng)
+    })
+    .await?;
     let id = random_hex(ID_BYTES);
     let token = random_hex(TOKEN_BYTES);
     let now = timestamp(chrono::Utc::now());

@@ -18,76 +18,27 @@
 //! adapter and one line in `match_games!`.
 
 use std::borrow::Cow;
-use std::fmt;
-use std::str::FromStr;
 use std::time::Duration;
 
 use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::registry::{with_game, GameKind};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::Solvers;
 
+use super::kind::{GameKind, MatchGames};
 use super::levels::{MAX_LEVEL, MIN_LEVEL};
 use super::read;
 use super::turns::{self, TurnGame};
-
-/// Writes, from the registry's one list of games (see `crate::registry`),
-/// [`GameKind`] and `with_game!`: each game's `GameKind`, its name in the
-/// API and its match adapter (a `turns::TurnGame`), and the served games'
-/// visit. A game served without matches (yet) has a line `=> served T;`
-/// after the others: it is visited, but has no `GameKind`. (`$d` is a `$`,
-/// passed in so that the macro it writes can have variables.)
-macro_rules! games {
-    ($d:tt $($kind:ident = $name:literal => $adapter:ty $(, served $served:ty)?;)* $(=> served $only:ty;)*) => {
-        /// The games that can be played as matches, spelled as in the API.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-        pub enum GameKind {
-            $(#[serde(rename = $name)] $kind,)*
-        }
-
-        impl GameKind {
-            pub const ALL: [GameKind; [$($name),*].len()] = [$(GameKind::$kind),*];
-
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(GameKind::$kind => $name,)*
-                }
-            }
-        }
-
-        /// Runs `$T => body` with `$T` the match adapter of the game `kind`:
-        /// the one place that maps a game's name to its code.
-        macro_rules! with_game {
-            ($d kind:expr, $d T:ident => $d body:expr) => {
-                match $d kind {
-                    $($crate::registry::GameKind::$kind => {
-                        type $d T = $adapter;
-                        $d body
-                    })*
-                }
-            };
-        }
-        pub(crate) use with_game;
-
-        /// Visits every served game, in the order menus show them.
-        pub fn each_game(visitor: &mut impl Visitor) {
-            $($(visitor.visit::<$served>();)?)*
-            $(visitor.visit::<$only>();)*
-        }
-    };
-}
-pub(crate) use games;
 
 /// Why a match could not be created or a move not applied. Every variant
 /// but [`MatchError::Corrupt`] and [`MatchError::Internal`] is the client's
 /// doing (422), and its message names the field.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum MatchError {
-    #[error("game must be one of {names} (got {0:?})", names = GameKind::quoted_names())]
-    UnknownGame(String),
+    #[error("game must be one of {names} (got {got:?})")]
+    UnknownGame { got: String, names: String },
     /// A field of the wrong type, out of range, or missing.
     #[error("{field} {expected}")]
     Field { field: String, expected: String },
@@ -129,30 +80,6 @@ impl MatchError {
             self,
             MatchError::Corrupt(_) | MatchError::Internal(_) | MatchError::Unrecorded | MatchError::Unavailable { .. }
         )
-    }
-}
-
-impl GameKind {
-    /// Every game's name in quotes, comma-separated (for messages).
-    fn quoted_names() -> String {
-        GameKind::ALL.map(|g| format!("{:?}", g.as_str())).join(", ")
-    }
-}
-
-impl fmt::Display for GameKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for GameKind {
-    type Err = MatchError;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        GameKind::ALL
-            .into_iter()
-            .find(|g| g.as_str() == s)
-            .ok_or_else(|| MatchError::UnknownGame(s.chars().take(40).collect()))
     }
 }
 
@@ -335,30 +262,51 @@ impl MoveBudget {
     }
 }
 
-/// How hard the AI may think per move, game by game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MatchLimits {
-    /// In [`GameKind::ALL`] order; each game's default is its adapter's.
-    budgets: [MoveBudget; GameKind::ALL.len()],
-}
+/// How many games' budgets [`MatchLimits`] can set apart from their
+/// defaults (tests, the arena and the examples set one to four).
+const BUDGET_OVERRIDES: usize = 16;
 
-impl Default for MatchLimits {
-    /// Every game's default budget.
-    fn default() -> Self {
-        MatchLimits {
-            budgets: GameKind::ALL.map(|game| with_game!(game, T => T::MOVE_BUDGET)),
-        }
-    }
+/// How hard the AI may think per move, game by game: each game's default
+/// (its adapter's `MOVE_BUDGET`) unless set here.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MatchLimits {
+    overrides: [Option<(&'static str, MoveBudget)>; BUDGET_OVERRIDES],
 }
 
 impl MatchLimits {
     pub fn budget(&self, game: GameKind) -> MoveBudget {
-        self.budgets[game as usize]
+        self.budget_of(game.as_str(), game.move_budget())
     }
 
-    /// These limits with `game`'s budget replaced.
+    /// The budget of the game `id`, whose default is `default`.
+    fn budget_of(&self, id: &str, default: MoveBudget) -> MoveBudget {
+        self.overrides
+            .iter()
+            .flatten()
+            .find(|(game, _)| *game == id)
+            .map_or(default, |&(_, budget)| budget)
+    }
+
+    /// The budget of a move of the game `T` (a game's own code asks so).
+    pub(crate) fn budget_for<T: TurnGame>(&self) -> MoveBudget {
+        self.budget_of(T::ID, T::MOVE_BUDGET)
+    }
+
+    /// The search limits of a move of the game `T`.
+    pub(crate) fn search_for<T: TurnGame>(&self) -> SearchLimits {
+        self.budget_for::<T>().search_limits()
+    }
+
+    /// These limits with `game`'s budget replaced. Past
+    /// `BUDGET_OVERRIDES` different games the last one is replaced.
     pub fn with_budget(mut self, game: GameKind, budget: MoveBudget) -> MatchLimits {
-        self.budgets[game as usize] = budget;
+        let id = game.as_str();
+        let slot = self
+            .overrides
+            .iter()
+            .position(|o| o.is_none_or(|(g, _)| g == id))
+            .unwrap_or(BUDGET_OVERRIDES - 1);
+        self.overrides[slot] = Some((id, budget));
         self
     }
 
@@ -389,7 +337,7 @@ pub struct NewMatch {
 }
 
 /// A match without its history (see the module notes).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Match {
     pub game: GameKind,
     /// With every default filled in.
@@ -417,6 +365,23 @@ pub struct Match {
     pub legal_moves: Option<Vec<Value>>,
     /// None while in progress.
     pub result: Option<MatchResult>,
+}
+
+/// A match as [`Match::to_value`] writes it, its game by id.
+#[derive(Deserialize)]
+struct Written {
+    game: String,
+    options: Value,
+    ai: AiSpec,
+    ai_first: bool,
+    status: Status,
+    ply: u64,
+    state: Value,
+    #[serde(default)]
+    saved: Option<String>,
+    #[serde(default)]
+    legal_moves: Option<Vec<Value>>,
+    result: Option<MatchResult>,
 }
 
 /// What a game adapter hands back after its part of a request.
@@ -484,16 +449,17 @@ impl Match {
     /// goes first, or the person's die is rolled). Returns the match and the
     /// history entries so far.
     pub fn create(
+        games: MatchGames,
         request: &NewMatch,
         ctx: &AiContext,
         rng: &mut impl RngCore,
     ) -> Result<(Match, Vec<HistoryEntry>), MatchError> {
         let rng: &mut dyn RngCore = rng;
-        let game: GameKind = request.game.parse()?;
+        let game = games.find(&request.game)?;
         let ai = AiSpec::parse(request.ai.as_ref())?;
         let ai_first = request.ai_first.unwrap_or(false);
         let mut log = Log::new(0);
-        let (options, progress) = with_game!(game, T => turns::start::<T>(request, &ai, ai_first, ctx, rng, &mut log)?);
+        let (options, progress) = game.adapter().start(request, &ai, ai_first, ctx, rng, &mut log)?;
         let m = Match {
             game,
             options,
@@ -527,7 +493,7 @@ impl Match {
             return Err(MatchError::Finished);
         }
         let mut log = Log::new(self.ply);
-        let progress = with_game!(self.game, T => turns::play::<T>(self, mv, ctx, rng, &mut log)?);
+        let progress = self.game.adapter().play(self, mv, ctx, rng, &mut log)?;
         self.status = if progress.result.is_some() {
             Status::Finished
         } else {
@@ -554,7 +520,7 @@ impl Match {
     /// What the API shows of a stored object: Ishitori's heaps also as
     /// decimal strings; every other game's as stored.
     fn shown<'a>(&self, value: &'a Value) -> Cow<'a, Value> {
-        with_game!(self.game, T => T::shown(value))
+        self.game.adapter().shown(value)
     }
 
     pub fn to_value(&self) -> Value {
@@ -562,10 +528,25 @@ impl Match {
         serde_json::to_value(self).unwrap_or(Value::Null)
     }
 
-    /// Reloads a stored match. Its record (`saved`) is replayed through the
-    /// rules on the next move.
-    pub fn from_value(value: Value) -> Result<Match, MatchError> {
-        let m: Match = serde_json::from_value(value).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+    /// Reloads a match written by [`Match::to_value`], its game one of
+    /// `games`. Its record (`saved`) is replayed through the rules on the
+    /// next move.
+    pub fn from_value(value: Value, games: MatchGames) -> Result<Match, MatchError> {
+        let written: Written = serde_json::from_value(value).map_err(|e| MatchError::Corrupt(e.to_string()))?;
+        let m = Match {
+            game: games
+                .find(&written.game)
+                .map_err(|e| MatchError::Corrupt(e.to_string()))?,
+            options: written.options,
+            ai: written.ai,
+            ai_first: written.ai_first,
+            status: written.status,
+            ply: written.ply,
+            state: written.state,
+            saved: written.saved,
+            legal_moves: written.legal_moves,
+            result: written.result,
+        };
         m.check()?;
         Ok(m)
     }
@@ -584,7 +565,7 @@ impl Match {
     /// result (its end reason) the rules give; a history that does not
     /// replay to the stored state is [`MatchError::Corrupt`].
     pub fn rebuild_record(&mut self, history: &[HistoryEntry], solvers: &Solvers) -> Result<(), MatchError> {
-        let progress = with_game!(self.game, T => turns::rebuild::<T>(self, history, solvers)?);
+        let progress = self.game.adapter().rebuild(self, history, solvers)?;
         let winner = |result: &Option<MatchResult>| result.as_ref().map(|r| r.winner);
         if winner(&progress.result) != winner(&self.result) {
             return Err(MatchError::Corrupt(

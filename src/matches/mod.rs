@@ -6,15 +6,15 @@
 //! adapter (an implementation of `turns::TurnGame`) lives in its own file.
 
 pub mod engine;
+pub mod kind;
 pub mod levels;
 pub mod players;
 
 pub(crate) mod read;
 pub(crate) mod turns;
 
-pub(crate) use crate::registry::with_game;
-pub use crate::registry::GameKind;
 pub use engine::{
     Actor, AiContext, AiSpec, EndReason, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, MoveBudget,
     NewMatch, Scores, Status, Winner,
 };
+pub use kind::{Adapter, GameKind, MatchGames};

@@ -67,6 +67,8 @@ impl<M: Copy> Choice<M> {
 /// What a two-player game brings to be played as a match (the dice, if it
 /// has them, roll through [`TurnGame::roll`]).
 pub(crate) trait TurnGame {
+    /// The game's id in the API (`/matches`, `/arena`, the catalog).
+    const ID: &'static str;
     type Game: Game;
     /// The options as a client sends them, every field defaulted: the one
     /// options type of the game, read the same way by its reviews, and the

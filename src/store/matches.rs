@@ -15,7 +15,7 @@ use sqlx::AnyConnection;
 use sqlx::Connection;
 
 use super::{discard_on_error, Store, StoreError};
-use crate::matches::{Actor, AiSpec, GameKind, HistoryEntry, Match, MatchResult, Status};
+use crate::matches::{Actor, AiSpec, HistoryEntry, Match, MatchGames, MatchResult, Status};
 
 /// A history entry with the time it happened (RFC 3339, UTC).
 #[derive(Clone, Debug, PartialEq)]
@@ -91,9 +91,9 @@ fn unsigned(what: &str, value: i64) -> Result<u64, StoreError> {
     u64::try_from(value).map_err(|e| corrupt(what, e))
 }
 
-fn decode_match(row: &AnyRow) -> Result<StoredMatch, StoreError> {
+fn decode_match(row: &AnyRow, games: MatchGames) -> Result<StoredMatch, StoreError> {
     let game: String = row.try_get("game")?;
-    let game: GameKind = game.parse().map_err(|e| corrupt("game", e))?;
+    let game = games.find(&game).map_err(|e| corrupt("game", e))?;
     let ai: AiSpec = parse_json("ai", &row.try_get::<String, _>("ai")?)?;
     let status = match row.try_get::<String, _>("status")?.as_str() {
         "in_progress" => Status::InProgress,
@@ -195,7 +195,7 @@ impl Store {
         let Some(row) = row else {
             return Ok(None);
         };
-        let mut stored = decode_match(&row)?;
+        let mut stored = decode_match(&row, self.games)?;
         let events = sqlx::query(
             "SELECT ply, actor, move, roll, at FROM match_events WHERE match_id = $1 AND ply > $2 ORDER BY ply LIMIT $3",
         )

@@ -7,6 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::matches::MatchGames;
 use sqlx::any::{install_default_drivers, AnyPoolOptions};
 use sqlx::pool::PoolConnection;
 use sqlx::{Any, AnyPool, Executor};
@@ -74,6 +75,8 @@ impl Backend {
 
 #[derive(Clone)]
 pub struct Store {
+    /// The games a stored match may be of (its `game` column is an id).
+    games: MatchGames,
     pool: AnyPool,
     backend: Backend,
     migrated: Arc<AtomicBool>,
@@ -82,7 +85,7 @@ pub struct Store {
 impl Store {
     /// Prepares a pool without connecting: a database that is down at
     /// start-up must not keep the stateless endpoints from serving.
-    pub fn connect_lazy(url: &str) -> Result<Self, StoreError> {
+    pub fn connect_lazy(url: &str, games: MatchGames) -> Result<Self, StoreError> {
         install_default_drivers();
         let backend = if url.starts_with("sqlite:") {
             Backend::Sqlite
@@ -108,6 +111,7 @@ impl Store {
             })
             .connect_lazy(url)?;
         Ok(Self {
+            games,
             pool,
             backend,
             migrated: Arc::new(AtomicBool::new(false)),

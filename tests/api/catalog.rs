@@ -2,7 +2,7 @@
 
 use axum::http::StatusCode;
 use kibitz::arena::Strategy;
-use kibitz::matches::GameKind;
+use kibitz::registry::{ARENA_GAMES, MATCH_GAMES};
 use serde_json::{json, Value};
 
 use crate::helpers::{spawn_app_on, TestApp, TestDb};
@@ -20,14 +20,14 @@ async fn catalog() -> (TestApp, Vec<Value>) {
 async fn the_catalog_lists_every_match_game_once() {
     let (_app, games) = catalog().await;
     let ids: Vec<&str> = games.iter().filter_map(|g| g["id"].as_str()).collect();
-    for kind in GameKind::ALL {
+    for kind in MATCH_GAMES.all() {
         assert_eq!(ids.iter().filter(|&&id| id == kind.as_str()).count(), 1, "{kind}");
     }
     assert!(ids.contains(&"connect-four"));
     // Every served game is a match game, chess included.
     let match_games = games.iter().filter(|g| g["endpoints"]["matches"] == "/matches").count();
-    assert_eq!(match_games, GameKind::ALL.len());
-    assert_eq!(ids.len(), GameKind::ALL.len());
+    assert_eq!(match_games, MATCH_GAMES.all().len());
+    assert_eq!(ids.len(), MATCH_GAMES.all().len());
     assert!(ids.contains(&"chess"));
 }
 
@@ -132,7 +132,9 @@ async fn every_strategy_in_the_catalog_is_one_the_arena_accepts() {
         .collect();
     for game in &arena_games {
         let id = game["id"].as_str().expect("id");
-        let kind: GameKind = id.parse().unwrap_or_else(|e| panic!("{id} is not an arena game: {e}"));
+        let kind = ARENA_GAMES
+            .find(id)
+            .unwrap_or_else(|e| panic!("{id} is not an arena game: {e}"));
         for name in game["strategies"].as_array().expect("strategies") {
             let name = name.as_str().expect("name").replace('N', "3");
             assert!(Strategy::parse(kind, "a", &name).is_ok(), "{kind}: {name}");

@@ -26,7 +26,6 @@ use crate::core::game::{GameOutcome, Seat};
 use crate::engines::{EngineConfig, EnginePool};
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget};
 use crate::matches::turns::{NoPosition, TurnGame};
-use crate::matches::GameKind;
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::Solvers;
 
@@ -124,6 +123,7 @@ fn color_of(game: &ChessState, seat: Seat) -> Color {
 }
 
 impl TurnGame for ChessMatch {
+    const ID: &'static str = "chess";
     type Game = ChessState;
     type Options = Options;
     /// The start position's FEN, as the rules write it.
@@ -193,7 +193,7 @@ impl TurnGame for ChessMatch {
         ctx: &AiContext,
         _rng: &mut dyn RngCore,
     ) -> Result<Vec<ChessMove>, MatchError> {
-        let budget = ctx.limits.budget(GameKind::Chess);
+        let budget = ctx.limits.budget_for::<ChessMatch>();
         Ok(vec![engine_move(&analyzer(ctx.solvers), game, ai.level, budget)?])
     }
 

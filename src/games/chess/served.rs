@@ -18,7 +18,6 @@ use crate::catalog::{default_of, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::engines::EnginePool;
-use crate::matches::GameKind;
 use crate::review::{Review, ReviewError, Step};
 use crate::serve::{endpoints, json_body, memo_gauges, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::limits::SearchLimits;
@@ -63,7 +62,7 @@ impl ServedGame for ChessGame {
                 default_of::<Options>("fen"),
                 "The start position in FEN; the person plays the side to move there unless the AI goes first.",
             )],
-            strategies: names(GameKind::Chess),
+            strategies: names::<super::matches::ChessMatch>(),
             available: api::engine_config(config).resolve().is_ok(),
         }
     }

@@ -13,7 +13,6 @@ use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
 use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
-use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
 
 use super::solve::{Analysis, ConnectFourSolver};
@@ -86,6 +85,7 @@ impl ArenaGame for ConnectFourMatch {
 }
 
 impl TurnGame for ConnectFourMatch {
+    const ID: &'static str = "connect-four";
     type Game = ConnectFour;
     type Options = Options;
     type Rules = Shape;
@@ -159,7 +159,7 @@ impl TurnGame for ConnectFourMatch {
 
 /// How the AI sees the position: its best move and each move's value.
 fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
-    let limits = ctx.limits.search(GameKind::ConnectFour);
+    let limits = ctx.limits.search_for::<ConnectFourMatch>();
     let analysis = ctx.solvers.of::<ConnectFourSolver>().analyse(game, &limits);
     let candidates = analysis
         .columns

@@ -14,7 +14,6 @@ use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::matches::GameKind;
 use crate::review::run::run_review;
 use crate::review::{ReviewError, Step, XO};
 use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
@@ -54,7 +53,7 @@ impl ServedGame for ConnectFourGame {
                     "In a line to win, at most the grid's longer side.",
                 ),
             ],
-            strategies: names(GameKind::ConnectFour),
+            strategies: names::<super::matches::ConnectFourMatch>(),
             available: true,
         }
     }

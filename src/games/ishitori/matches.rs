@@ -19,7 +19,6 @@ use crate::solve::limits::SearchLimits;
 use crate::arena::games::ArenaGame;
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError};
 use crate::matches::turns::{Candidate, Choice, TurnGame};
-use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
 
 /// A winning move far from the end is a subtler choice than one near it:
@@ -156,7 +155,7 @@ impl State {
 }
 
 fn limits(ctx: &AiContext) -> SearchLimits {
-    ctx.limits.search(GameKind::Ishitori)
+    ctx.limits.search_for::<IshitoriMatch>()
 }
 
 fn game_with(rules: &Rules, heaps: Heaps) -> Result<Game, MatchError> {
@@ -221,6 +220,7 @@ impl ArenaGame for IshitoriMatch {
 }
 
 impl TurnGame for IshitoriMatch {
+    const ID: &'static str = "ishitori";
     type Game = Ishitori;
     type Options = Options;
     type Rules = Rules;

@@ -13,7 +13,6 @@ use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::matches::GameKind;
 use crate::review::{ReviewError, Step, AB};
 use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
@@ -67,7 +66,7 @@ impl ServedGame for IshitoriGame {
                     "true: whoever takes the last stone loses.",
                 ),
             ],
-            strategies: names(GameKind::Ishitori),
+            strategies: names::<super::matches::IshitoriMatch>(),
             available: true,
         }
     }

@@ -20,7 +20,6 @@ use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudge
 use crate::matches::levels;
 use crate::matches::read;
 use crate::matches::turns::{NoPosition, TurnGame};
-use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
 
 use super::solve::best_placements;
@@ -95,7 +94,7 @@ pub(crate) fn position_of(game: &Game) -> Option<Position> {
 }
 
 pub(crate) fn ai_placements(position: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Vec<Coord> {
-    let limits = ctx.limits.search(GameKind::NineSquare);
+    let limits = ctx.limits.search_for::<NineSquareMatch>();
     let mut chosen = best_placements(position, &limits, rng.next_u64()).placements;
     if ai.is_best() {
         return chosen;
@@ -160,6 +159,7 @@ impl Chooser<Game> for Greedy {
 }
 
 impl TurnGame for NineSquareMatch {
+    const ID: &'static str = "nine-square";
     type Game = Game;
     type Options = NoOptions;
     type Rules = ();

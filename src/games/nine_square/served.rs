@@ -12,7 +12,7 @@ use crate::arena::strategy::names;
 use crate::catalog::GameEntry;
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::matches::{Actor, GameKind};
+use crate::matches::Actor;
 use crate::review::history::{corrupt, parse, seat_of};
 use crate::review::{ReviewError, Step, XO};
 use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
@@ -43,7 +43,7 @@ impl ServedGame for NineSquareGame {
             solved_by: "estimate: a dice-aware search with chance nodes, exact in the endgame",
             endpoints: endpoints::<Self>(),
             options: vec![],
-            strategies: names(GameKind::NineSquare),
+            strategies: names::<super::matches::NineSquareMatch>(),
             available: true,
         }
     }

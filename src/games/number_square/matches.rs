@@ -17,7 +17,6 @@ use crate::core::game::{GameOutcome, Seat};
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores};
 use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, TurnGame};
-use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
 
 use super::solve::NumberSquareSolver;
@@ -162,6 +161,7 @@ impl Chooser<NumberSquare> for Lookahead2 {
 }
 
 impl TurnGame for NumberSquareMatch {
+    const ID: &'static str = "number-square";
     type Game = NumberSquare;
     type Options = Options;
     type Rules = Deal;
@@ -285,7 +285,7 @@ impl TurnGame for NumberSquareMatch {
 /// How the AI sees the position: its best move and each move's value.
 fn ai_choice(game: &NumberSquare, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Tile>, MatchError> {
     let board = game.board();
-    let limits = ctx.limits.search(GameKind::NumberSquare);
+    let limits = ctx.limits.search_for::<NumberSquareMatch>();
     let analysis = ctx
         .solvers
         .of::<NumberSquareSolver>()

@@ -14,7 +14,6 @@ use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::matches::GameKind;
 use crate::review::run::run_review;
 use crate::review::{ReviewError, Step, AB};
 use crate::serve::{endpoints, json_body, memo_gauges, ReviewResult, ServedGame, Services};
@@ -49,7 +48,7 @@ impl ServedGame for NumberSquareGame {
                     default_of::<Options>("size"), (MIN_SIZE as u64, MAX_SIZE as u64), "Side of the board dealt 1..size^2 shuffled."),
                 other("board", "array", default_of::<Options>("board"), "A given N x N board of integers instead of a dealt one."),
             ],
-            strategies: names(GameKind::NumberSquare),
+            strategies: names::<super::matches::NumberSquareMatch>(),
             available: true,
         }
     }

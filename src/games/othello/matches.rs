@@ -22,7 +22,6 @@ use crate::arena::ArenaError;
 use crate::core::game::{GameOutcome, Seat};
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget, Scores};
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
-use crate::matches::GameKind;
 use crate::solve::solvers::Solvers;
 
 pub(crate) struct OthelloMatch;
@@ -59,6 +58,7 @@ struct State {
 }
 
 impl TurnGame for OthelloMatch {
+    const ID: &'static str = "othello";
     type Game = Othello;
     type Options = Options;
     type Rules = Size;
@@ -118,7 +118,7 @@ impl TurnGame for OthelloMatch {
         if game.must_pass() {
             return Ok(vec![OthelloMove::Pass]);
         }
-        let limits = ctx.limits.search(GameKind::Othello);
+        let limits = ctx.limits.search_for::<OthelloMatch>();
         let engine = ctx.solvers.of::<OthelloEngine>();
         let analysis = engine.analyse_with(game, &limits, &level_settings(ai.level));
         let candidates = level_value(&analysis)

@@ -14,7 +14,6 @@ use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::matches::GameKind;
 use crate::review::run::run_review;
 use crate::review::{ReviewError, Step, XO};
 use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
@@ -44,7 +43,7 @@ impl ServedGame for OthelloGame {
             solved_by: "exact in the endgame within max_ms (final disc difference, empties to the winner), else a midgame search's estimate marked solved: false",
             endpoints: endpoints::<Self>(),
             options: vec![integer("size", default_of::<Options>("size"), (4, 8), "Side of the board: 4, 6 or 8.")],
-            strategies: names(GameKind::Othello),
+            strategies: names::<super::matches::OthelloMatch>(),
             available: true,
         }
     }

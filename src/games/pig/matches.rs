@@ -63,6 +63,7 @@ pub(crate) fn level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2]
 }
 
 impl TurnGame for PigMatch {
+    const ID: &'static str = "pig";
     type Game = PigGame;
     type Options = Options;
     type Rules = PigRules;

@@ -15,7 +15,6 @@ use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, other, GameEntry, GameOption};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::matches::GameKind;
 use crate::review::{ReviewError, Step, AB};
 use crate::serve::{endpoints, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
@@ -75,7 +74,7 @@ impl ServedGame for Pig {
                     )
                 },
             ],
-            strategies: names(GameKind::Pig),
+            strategies: names::<super::matches::PigMatch>(),
             available: true,
         }
     }

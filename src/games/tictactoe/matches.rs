@@ -11,7 +11,6 @@ use crate::arena::games::ArenaGame;
 use crate::core::game::Seat;
 use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
-use crate::matches::GameKind;
 
 use super::solve::{MoveAnalysis, Outcome, TicTacToeSolver};
 use super::{Player, Position, TicTacToe, TicTacToeError, MAX_SIDE};
@@ -137,6 +136,7 @@ impl ArenaGame for TicTacToeMatch {
 }
 
 impl TurnGame for TicTacToeMatch {
+    const ID: &'static str = "tictactoe";
     type Game = TicTacToe;
     type Options = Options;
     type Rules = Size;
@@ -207,7 +207,7 @@ fn ai_choice(game: &TicTacToe, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u
     let position = game
         .position()
         .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;
-    let limits = ctx.limits.search(GameKind::Tictactoe);
+    let limits = ctx.limits.search_for::<TicTacToeMatch>();
     let analysis = ctx.solvers.of::<TicTacToeSolver>().analyse(&position, &limits);
     Ok(Choice {
         best: analysis.best_move,

@@ -14,7 +14,6 @@ use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::matches::GameKind;
 use crate::review::run::run_review;
 use crate::review::{ReviewError, Step, XO};
 use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
@@ -56,7 +55,7 @@ impl ServedGame for TicTacToeGame {
                     "In a row to win; default the longer side up to 5x5, else 5.",
                 ),
             ],
-            strategies: names(GameKind::Tictactoe),
+            strategies: names::<super::matches::TicTacToeMatch>(),
             available: true,
         }
     }
