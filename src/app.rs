@@ -27,7 +27,7 @@ pub enum StartupError {
 
 /// The state and router, before anything is loaded or bound.
 pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
-    let config = config.with_memory_budget();
+    let config = config.with_memory_budget(crate::registry::memo_count());
     std::fs::create_dir_all(&config.data_dir).map_err(|source| StartupError::DataDir {
         path: config.data_dir.display().to_string(),
         source,

@@ -4,6 +4,10 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use std::any::Any;
+use std::borrow::Cow;
+use std::fmt;
+
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
@@ -29,8 +33,84 @@ pub enum Command {
     Serve(Config),
     /// Play named strategies against each other and report how strong each is.
     Arena(crate::cli::ArenaArgs),
+    /// The commands games add (each written in its game's folder; the
+    /// registry lists them).
     #[command(flatten)]
-    Game(crate::games::GameCommand),
+    Game(GameCommands),
+}
+
+/// A command a game adds to `kibitz` beside `serve`.
+pub trait GameCommand: fmt::Debug + Send {
+    /// Runs the command; the error is the message for stderr.
+    fn run(&self) -> Result<(), String>;
+}
+
+/// One game's command, as parsed (the registry makes it `clap`'s
+/// subcommands, see `crate::registry`).
+#[derive(Debug)]
+pub struct GameCommands(pub Box<dyn GameCommand>);
+
+impl GameCommands {
+    pub fn run(&self) -> Result<(), String> {
+        self.0.run()
+    }
+}
+
+/// A game's own settings, parsed with the server's: each game's flags
+/// (the registry adds them) and its share of `--memory-mib`.
+pub trait GameSettings: Any + fmt::Debug + Send + Sync {
+    /// Percent of `--memory-mib` the game's own caches take.
+    fn memory_percent(&self) -> usize {
+        0
+    }
+    /// The game's caches bounded from its share (`share` gives a percent's
+    /// bytes).
+    fn share_memory(&mut self, _share: &dyn Fn(usize) -> usize) {}
+    fn clone_box(&self) -> Box<dyn GameSettings>;
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+/// Every game's own settings, by type.
+#[derive(Debug, Default)]
+pub struct GameConfigs(Vec<Box<dyn GameSettings>>);
+
+impl Clone for GameConfigs {
+    fn clone(&self) -> Self {
+        GameConfigs(self.0.iter().map(|s| s.clone_box()).collect())
+    }
+}
+
+impl GameConfigs {
+    pub fn insert(&mut self, settings: impl GameSettings) {
+        self.0.push(Box::new(settings));
+    }
+
+    /// The settings of type `S`: as parsed, or their defaults where a
+    /// config was made without them.
+    pub fn of<S: GameSettings + Default + Clone>(&self) -> Cow<'_, S> {
+        self.0
+            .iter()
+            .find_map(|s| s.as_any().downcast_ref::<S>())
+            .map_or_else(|| Cow::Owned(S::default()), Cow::Borrowed)
+    }
+
+    /// The settings of type `S` to change (None where a config was made
+    /// without them).
+    pub fn of_mut<S: GameSettings>(&mut self) -> Option<&mut S> {
+        self.0.iter_mut().find_map(|s| s.as_any_mut().downcast_mut::<S>())
+    }
+
+    /// The percent of `--memory-mib` all the games' own caches take.
+    fn memory_percent(&self) -> usize {
+        self.0.iter().map(|s| s.memory_percent()).sum()
+    }
+
+    fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
+        for settings in &mut self.0 {
+            settings.share_memory(share);
+        }
+    }
 }
 
 #[derive(Debug, Clone, Args)]
@@ -160,9 +240,9 @@ pub struct Config {
     /// (0: none).
     #[arg(long, env = "KIBITZ_REVIEW_CACHE", default_value_t = 1024)]
     pub review_cache: usize,
-    /// Each game's own settings (in its folder).
+    /// Each game's own settings (in its folder; the registry adds them).
     #[command(flatten)]
-    pub games: crate::games::GameSettings,
+    pub games: GameConfigs,
     /// Seconds that requests in flight get to finish after SIGTERM/SIGINT.
     #[arg(long, env = "KIBITZ_SHUTDOWN_GRACE_SECS", default_value_t = 30)]
     pub shutdown_grace_secs: u64,
@@ -183,16 +263,19 @@ impl Config {
     }
 
     /// With `memory_mib` set, every cache's bound from its share of it,
-    /// replacing the caches' own settings (README, "Memory").
-    pub fn with_memory_budget(mut self) -> Self {
+    /// replacing the caches' own settings (README, "Memory"); `memos` is
+    /// how many memos of `memo_capacity` entries the games keep. The shares
+    /// are percents: the generic caches' ([`budget`]) and each game's own;
+    /// should they add up to more than 100, each is scaled down to fit.
+    pub fn with_memory_budget(mut self, memos: usize) -> Self {
         let Some(mib) = self.memory_mib else {
             return self;
         };
         let bytes = mib.saturating_mul(1 << 20);
-        let share = |percent: usize| bytes.saturating_mul(percent) / 100;
+        let whole = (budget::GENERIC + self.games.memory_percent()).max(100);
+        let share = |percent: usize| bytes.saturating_mul(percent) / whole;
         self.games.share_memory(&share);
-        // Two games (tic-tac-toe, Number Square) each have a memo this big.
-        self.memo_capacity = share(budget::MEMOS) / 2 / budget::MEMO_ENTRY_BYTES;
+        self.memo_capacity = share(budget::MEMOS) / memos.max(1) / budget::MEMO_ENTRY_BYTES;
         self.table_entries = share(budget::TABLES) / budget::TABLE_ENTRY_BYTES;
         self.sequence_cache_entries = share(budget::SEQUENCES) / budget::SEQUENCE_BYTES;
         self.answer_cache = share(budget::ANSWERS) / budget::ANSWER_BYTES;
@@ -216,25 +299,22 @@ impl Config {
 /// the most one entry of each takes (estimates for the memos, whose entries
 /// are a key, a value and the hash table's share; bounds for the others).
 pub mod budget {
-    /// Tables solved ahead (Pig's).
-    pub const SOLVED_TABLES: usize = 25;
+    /// The games' search memos, shared equally by the games that keep one.
     pub const MEMOS: usize = 35;
+    /// The transposition tables of the games that search with one.
     pub const TABLES: usize = 15;
+    /// The subtraction-game solver's win/loss sequences.
     pub const SEQUENCES: usize = 5;
+    /// Finished answers of solved positions.
     pub const ANSWERS: usize = 5;
     pub const REVIEWS: usize = 5;
-    /// Policies written out (Pig's).
-    pub const POLICIES: usize = 5;
-    /// Answers of engine-backed games (chess's).
-    pub const ENGINE_ANSWERS: usize = 5;
+    /// The generic caches' shares together; each game adds its own
+    /// (`GameSettings::memory_percent`).
+    pub const GENERIC: usize = MEMOS + TABLES + SEQUENCES + ANSWERS + REVIEWS;
 
     pub const MEMO_ENTRY_BYTES: usize = 192;
     pub const TABLE_ENTRY_BYTES: usize = 16;
     pub const SEQUENCE_BYTES: usize = 64 * 1024;
     pub const ANSWER_BYTES: usize = 8 * 1024;
     pub const REVIEW_BYTES: usize = 256 * 1024;
-    pub const POLICY_BYTES: usize = 1_400_000;
-    /// A chess answer is about 2 KiB with its lines; counted generously,
-    /// since a principal variation's length is the engine's.
-    pub const ENGINE_ANSWER_BYTES: usize = 16 * 1024;
 }

@@ -7,7 +7,7 @@
 
 use crate::arena::ArenaGames;
 use crate::catalog::GameEntry;
-use crate::config::Config;
+use crate::config::{Config, GameCommands, GameConfigs};
 use crate::games::{chess, connect_four, ishitori, nine_square, number_square, othello, pig, tictactoe};
 use crate::matches::turns::TurnGame;
 use crate::matches::{Adapter, MatchGames};
@@ -26,7 +26,7 @@ pub trait Visitor {
 /// serves (its `ServedGame`); the two must share an id, which is checked
 /// when the crate is compiled.
 macro_rules! games {
-    ($($adapter:ty, served $served:ty;)*) => {
+    ($($adapter:ty, served $served:ty $(, settings $settings:ty)? $(, commands $commands:ty)?;)*) => {
         /// The games played as matches, in menu order.
         pub const MATCH_GAMES: MatchGames = MatchGames::new(&[$(Adapter::<$adapter>::KIND),*]);
         /// The games the arena plays, in menu order.
@@ -36,6 +36,67 @@ macro_rules! games {
             same_id(<$adapter as TurnGame>::ID, <$served as ServedGame>::ID),
             "a registry line's match adapter and served game have different ids"
         );)*
+
+        /// Every game's settings are flags of `kibitz serve`.
+        impl clap::Args for GameConfigs {
+            fn augment_args(command: clap::Command) -> clap::Command {
+                $($(let command = <$settings as clap::Args>::augment_args(command);)?)*
+                command
+            }
+
+            fn augment_args_for_update(command: clap::Command) -> clap::Command {
+                Self::augment_args(command)
+            }
+        }
+
+        impl clap::FromArgMatches for GameConfigs {
+            fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+                #[allow(unused_mut)]
+                let mut configs = GameConfigs::default();
+                $($(configs.insert(<$settings as clap::FromArgMatches>::from_arg_matches(matches)?);)?)*
+                Ok(configs)
+            }
+
+            fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+                *self = Self::from_arg_matches(matches)?;
+                Ok(())
+            }
+        }
+
+        /// Every game's commands are commands of `kibitz`.
+        impl clap::Subcommand for GameCommands {
+            fn augment_subcommands(command: clap::Command) -> clap::Command {
+                $($(let command = <$commands as clap::Subcommand>::augment_subcommands(command);)?)*
+                command
+            }
+
+            fn augment_subcommands_for_update(command: clap::Command) -> clap::Command {
+                Self::augment_subcommands(command)
+            }
+
+            fn has_subcommand(name: &str) -> bool {
+                false $($(|| <$commands as clap::Subcommand>::has_subcommand(name))?)*
+            }
+        }
+
+        impl clap::FromArgMatches for GameCommands {
+            fn from_arg_matches(matches: &clap::ArgMatches) -> Result<Self, clap::Error> {
+                let name = matches.subcommand_name().unwrap_or_default();
+                $($(if <$commands as clap::Subcommand>::has_subcommand(name) {
+                    let command = <$commands as clap::FromArgMatches>::from_arg_matches(matches)?;
+                    return Ok(GameCommands(Box::new(command)));
+                })?)*
+                Err(clap::Error::raw(
+                    clap::error::ErrorKind::InvalidSubcommand,
+                    format!("no game has the command {name:?}"),
+                ))
+            }
+
+            fn update_from_arg_matches(&mut self, matches: &clap::ArgMatches) -> Result<(), clap::Error> {
+                *self = Self::from_arg_matches(matches)?;
+                Ok(())
+            }
+        }
 
         /// Visits every served game, in the order menus show them.
         pub fn each_game(visitor: &mut impl Visitor) {
@@ -51,14 +112,14 @@ macro_rules! games {
 }
 
 games!(
-    pig::matches::PigMatch, served pig::Pig;
+    pig::matches::PigMatch, served pig::Pig, settings pig::settings::PigSettings, commands pig::cli::PigCommand;
     tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
     ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
     number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
     nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
-    connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame;
+    connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame, commands connect_four::cli::ConnectFourCommand;
     othello::matches::OthelloMatch, served othello::OthelloGame;
-    chess::matches::ChessMatch, served chess::ChessGame;
+    chess::matches::ChessMatch, served chess::ChessGame, settings chess::settings::ChessSettings;
 );
 
 /// Whether two ids are the same (`str`'s `==` is not usable in a const).
@@ -95,6 +156,20 @@ pub fn catalog(config: &Config) -> Vec<GameEntry> {
     let mut entries = Entries(config, Vec::new());
     each_game(&mut entries);
     entries.1
+}
+
+/// How many search memos of `--memo-capacity` entries the games keep
+/// together (each game says how many it keeps: `ServedGame::MEMOS`).
+pub fn memo_count() -> usize {
+    struct Count(usize);
+    impl Visitor for Count {
+        fn visit<G: ServedGame>(&mut self) {
+            self.0 += G::MEMOS;
+        }
+    }
+    let mut count = Count(0);
+    each_game(&mut count);
+    count.0
 }
 
 /// Every game's cache and memo gauges, just before `/metrics` renders.

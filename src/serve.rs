@@ -88,6 +88,10 @@ pub trait ServedGame: 'static {
         lines: Option<Lines>,
     ) -> impl Future<Output = Result<Self::Response, Problem>> + Send;
 
+    /// How many search memos of `--memo-capacity` entries the game keeps
+    /// (they share the memos' part of `--memory-mib`).
+    const MEMOS: usize = 0;
+
     /// Builds, before the server answers, what the game's searches need
     /// made from the settings (Pig's tables), and hands it to `solvers`.
     fn prepare(_config: &Config, _solvers: &Solvers) {}

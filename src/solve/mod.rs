@@ -6,7 +6,6 @@ pub mod expectimax;
 pub mod limits;
 pub mod lines;
 pub mod memo;
-pub mod negamax;
 pub mod pool;
 pub mod run;
 pub mod slot;

@@ -10,7 +10,7 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
 
-use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb, TestResponse};
+use crate::helpers::{chess_settings, spawn_app, spawn_app_on, TestApp, TestDb, TestResponse};
 
 /// Engine tests take turns: each search wants a core, and two cores are
 /// shared with the rest of the suite.
@@ -409,7 +409,7 @@ async fn chess_positions_in_a_batch_are_answered_like_the_endpoint() {
 #[tokio::test]
 async fn without_stockfish_chess_is_listed_unavailable_and_answers_503_with_how_to_install_it() {
     let app = spawn_app_on(TestDb::Sqlite, |c| {
-        c.games.chess.stockfish_path = Some("/nonexistent/kibitz-test/stockfish".into());
+        chess_settings(c).stockfish_path = Some("/nonexistent/kibitz-test/stockfish".into());
     })
     .await;
     let r = app.get("/games").await;
@@ -829,7 +829,7 @@ async fn a_record_too_long_to_review_within_the_request_time_is_a_422_saying_why
     // 50 ms. Refused before any engine starts, so no Stockfish is needed.
     let app = spawn_app_on(TestDb::Sqlite, |c| {
         c.request_timeout_ms = 1300;
-        c.games.chess.engine_count = 1;
+        chess_settings(c).engine_count = 1;
     })
     .await;
     let opening = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];

@@ -108,6 +108,14 @@ pub async fn fresh_postgres_database(server_url: &str) -> String {
     format!("{base}/{name}")
 }
 
+/// Chess's settings in `config`, to change.
+pub fn chess_settings(config: &mut Config) -> &mut kibitz::games::chess::settings::ChessSettings {
+    config
+        .games
+        .of_mut()
+        .expect("chess's settings are parsed with the server's")
+}
+
 pub fn test_config(dir: &std::path::Path) -> Config {
     let mut config = Config::defaults();
     config.bind = "127.0.0.1:0".parse().unwrap();
@@ -115,7 +123,7 @@ pub fn test_config(dir: &std::path::Path) -> Config {
     config.database_url = Some(format!("sqlite://{}?mode=rwc", dir.join("kibitz.db").display()));
     // Stockfish starts at the first chess request: most tests never make
     // one, and a pool per test app would cost the suite a core.
-    config.games.chess.engine_warm_up = false;
+    chess_settings(&mut config).engine_warm_up = false;
     config
 }
 

@@ -8,6 +8,9 @@ use axum::http::{header, Method, Request, StatusCode};
 use serde_json::json;
 use tower::ServiceExt;
 
+use kibitz::games::chess::settings::ChessSettings;
+use kibitz::games::pig::settings::PigSettings;
+
 use crate::helpers::{spawn_app_on, TestDb};
 
 fn big_board_search(max_ms: u64) -> Request<Body> {
@@ -170,11 +173,11 @@ async fn one_memory_figure_bounds_every_cache() {
     })
     .await;
     let config = &app.state.config;
-    assert_eq!(config.games.pig.cache_mib, 128);
+    assert_eq!(config.games.of::<PigSettings>().cache_mib, 128);
     // 35% of 512 MiB over two memos of 192-byte entries.
     assert_eq!(config.memo_capacity, 512 * 1024 * 1024 * 35 / 100 / 2 / 192);
     // 5% of 512 MiB of chess answers counted at 16 KiB.
-    assert_eq!(config.games.chess.cache_entries, 1638);
+    assert_eq!(config.games.of::<ChessSettings>().cache_entries, 1638);
     assert_eq!(
         app.state
             .solvers
@@ -198,13 +201,13 @@ async fn one_memory_figure_bounds_every_cache() {
     );
     // Every share's worst case together stays within the figure.
     let c = &**config;
-    let worst = c.games.pig.cache_mib * (1 << 20)
+    let worst = c.games.of::<PigSettings>().cache_mib * (1 << 20)
         + 2 * c.memo_capacity * 192
         + c.table_entries * 16
         + c.sequence_cache_entries * 64 * 1024
         + c.answer_cache * 8 * 1024
         + c.review_cache * 256 * 1024
-        + c.games.pig.policy_cache * 1_400_000
-        + c.games.chess.cache_entries * 16 * 1024;
+        + c.games.of::<PigSettings>().policy_cache * 1_400_000
+        + c.games.of::<ChessSettings>().cache_entries * 16 * 1024;
     assert!(worst <= 512 << 20, "{worst}");
 }

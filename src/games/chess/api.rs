@@ -78,9 +78,13 @@ pub struct CloudEvalQuery {
 /// The engine settings of this server's configuration.
 pub fn engine_config(config: &Config) -> EngineConfig {
     EngineConfig {
-        path: config.games.chess.stockfish_path.clone(),
-        count: config.games.chess.engine_count,
-        hash_mib: config.games.chess.engine_hash_mib,
+        path: config
+            .games
+            .of::<super::settings::ChessSettings>()
+            .stockfish_path
+            .clone(),
+        count: config.games.of::<super::settings::ChessSettings>().engine_count,
+        hash_mib: config.games.of::<super::settings::ChessSettings>().engine_hash_mib,
         ..EngineConfig::stockfish()
     }
 }
@@ -89,16 +93,25 @@ pub fn engine_config(config: &Config) -> EngineConfig {
 /// first use.
 pub fn analyzer(services: &Services) -> std::sync::Arc<ChessAnalyzer> {
     let config = &services.config;
-    services
-        .solvers
-        .of_with(|| ChessAnalyzer::new(EnginePool::new(engine_config(config)), config.games.chess.cache_entries))
+    services.solvers.of_with(|| {
+        ChessAnalyzer::new(
+            EnginePool::new(engine_config(config)),
+            config.games.of::<super::settings::ChessSettings>().cache_entries,
+        )
+    })
 }
 
 /// The server's one [`BodyCache`], made at its first use.
 pub fn body_cache(services: &Services) -> std::sync::Arc<BodyCache> {
-    services
-        .solvers
-        .of_with(|| BodyCache::new(services.config.games.chess.cache_entries))
+    services.solvers.of_with(|| {
+        BodyCache::new(
+            services
+                .config
+                .games
+                .of::<super::settings::ChessSettings>()
+                .cache_entries,
+        )
+    })
 }
 
 impl From<ChessError> for Problem {

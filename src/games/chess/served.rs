@@ -82,7 +82,7 @@ impl ServedGame for ChessGame {
     fn prepare(config: &Config, solvers: &Solvers) {
         solvers.provide(Arc::new(ChessAnalyzer::new(
             EnginePool::new(api::engine_config(config)),
-            config.games.chess.cache_entries,
+            config.games.of::<super::settings::ChessSettings>().cache_entries,
         )));
     }
 
@@ -91,7 +91,11 @@ impl ServedGame for ChessGame {
         let (hits, misses) = analyzer.cache().stats();
         let stats = MemoStats {
             entries: analyzer.cache().len(),
-            capacity: services.config.games.chess.cache_entries,
+            capacity: services
+                .config
+                .games
+                .of::<super::settings::ChessSettings>()
+                .cache_entries,
             hits,
             misses,
         };
@@ -101,7 +105,12 @@ impl ServedGame for ChessGame {
     }
 
     fn start(services: &Services) {
-        if !services.config.games.chess.engine_warm_up {
+        if !services
+            .config
+            .games
+            .of::<super::settings::ChessSettings>()
+            .engine_warm_up
+        {
             return;
         }
         let analyzer = api::analyzer(services);

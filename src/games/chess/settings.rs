@@ -1,11 +1,18 @@
 //! Chess's settings: flags and environment variables of `kibitz serve`,
-//! flattened into the server's (`crate::games::GameSettings`).
+//! added to the server's by the registry.
 
+use std::any::Any;
 use std::path::PathBuf;
 
-use crate::config::budget;
+use crate::config::GameSettings;
 
-#[derive(Debug, Clone, clap::Args)]
+/// Percent of `--memory-mib` for the answers kept.
+const ANSWERS_PERCENT: usize = 5;
+/// A chess answer is about 2 KiB with its lines; counted generously,
+/// since a principal variation's length is the engine's.
+const ANSWER_BYTES: usize = 16 * 1024;
+
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct ChessSettings {
     /// The Stockfish binary for chess (default: `stockfish` on PATH, then
     /// in /usr/games, where Debian's package puts it). Without one, chess
@@ -32,10 +39,51 @@ pub struct ChessSettings {
     pub cache_entries: usize,
 }
 
-impl ChessSettings {
-    /// The answer cache's bound from its share of `--memory-mib` (`share`
-    /// gives a percent's bytes).
-    pub fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
-        self.cache_entries = share(budget::ENGINE_ANSWERS) / budget::ENGINE_ANSWER_BYTES;
+impl Default for ChessSettings {
+    /// The flags' defaults (a test holds them to clap's).
+    fn default() -> Self {
+        ChessSettings {
+            stockfish_path: None,
+            engine_count: 0,
+            engine_hash_mib: 16,
+            engine_warm_up: true,
+            cache_entries: 4096,
+        }
+    }
+}
+
+impl GameSettings for ChessSettings {
+    fn memory_percent(&self) -> usize {
+        ANSWERS_PERCENT
+    }
+
+    /// The answer cache's bound from its share.
+    fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
+        self.cache_entries = share(ANSWERS_PERCENT) / ANSWER_BYTES;
+    }
+
+    fn clone_box(&self) -> Box<dyn GameSettings> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ChessSettings;
+
+    #[test]
+    fn the_defaults_are_the_flags_defaults() {
+        let command = <ChessSettings as clap::Args>::augment_args(clap::Command::new("kibitz"));
+        let matches = command.get_matches_from(["kibitz"]);
+        let parsed = <ChessSettings as clap::FromArgMatches>::from_arg_matches(&matches).unwrap();
+        assert_eq!(parsed, ChessSettings::default());
     }
 }

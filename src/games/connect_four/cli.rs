@@ -75,3 +75,24 @@ pub fn scores(args: &ScoresArgs) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Connect Four's commands beside `kibitz serve`.
+#[derive(Debug, clap::Subcommand)]
+pub enum ConnectFourCommand {
+    /// Read Connect Four games as column strings ("4453"), one per line on
+    /// stdin, and print each line followed by every column's exact score, as
+    /// the standard solvers' `-a` does (full columns: -1000).
+    ConnectFourScores(ScoresArgs),
+    /// Connect Four's opening book, built by kibitz and compiled in.
+    #[command(subcommand)]
+    ConnectFourBook(super::book::build::BookCommand),
+}
+
+impl crate::config::GameCommand for ConnectFourCommand {
+    fn run(&self) -> Result<(), String> {
+        match self {
+            ConnectFourCommand::ConnectFourScores(args) => scores(args),
+            ConnectFourCommand::ConnectFourBook(command) => command.run(),
+        }
+    }
+}

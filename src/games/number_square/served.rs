@@ -24,6 +24,7 @@ pub struct NumberSquareGame;
 
 impl ServedGame for NumberSquareGame {
     const ID: &'static str = "number-square";
+    const MEMOS: usize = 1;
     const ANALYSIS_PATH: &'static str = "/number-square/move";
     const DRAWING: &'static str = include_str!("../../../web/number-square.js");
     type Request = MoveRequest;

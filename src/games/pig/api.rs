@@ -282,7 +282,7 @@ pub async fn decide(state: &Services, request: DecisionRequest) -> Result<Decisi
         request.goal,
         request.die_sides,
         request.variant.as_deref(),
-        state.config.games.pig.max_goal,
+        state.config.games.of::<super::settings::PigSettings>().max_goal,
     )?;
     let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
     // A default table is read in place, without the cache's lock or an

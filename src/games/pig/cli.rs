@@ -44,3 +44,25 @@ pub fn solve_table(args: &SolveArgs) -> Result<(), String> {
     );
     Ok(())
 }
+
+/// Pig's commands beside `kibitz serve`.
+#[derive(Debug, clap::Subcommand)]
+pub enum PigCommand {
+    /// Solve a game offline and write the result.
+    #[command(subcommand)]
+    Solve(SolveCommand),
+}
+
+#[derive(Debug, clap::Subcommand)]
+pub enum SolveCommand {
+    /// Write a Pig win-probability table file.
+    Pig(SolveArgs),
+}
+
+impl crate::config::GameCommand for PigCommand {
+    fn run(&self) -> Result<(), String> {
+        match self {
+            PigCommand::Solve(SolveCommand::Pig(args)) => solve_table(args),
+        }
+    }
+}

@@ -55,7 +55,7 @@ impl ServedGame for Pig {
                 integer(
                     "goal",
                     default_of::<Options>("goal"),
-                    (u64::from(MIN_GOAL), u64::from(config.games.pig.max_goal)),
+                    (u64::from(MIN_GOAL), u64::from(config.games.of::<super::settings::PigSettings>().max_goal)),
                     "Points to win.",
                 ),
                 integer(
@@ -92,9 +92,13 @@ impl ServedGame for Pig {
     fn prepare(config: &Config, solvers: &Solvers) {
         let tables = PigTables::new(
             config.data_dir.clone(),
-            config.games.pig.cache_mib.saturating_mul(1 << 20),
+            config
+                .games
+                .of::<super::settings::PigSettings>()
+                .cache_mib
+                .saturating_mul(1 << 20),
         )
-        .with_max_goal(config.games.pig.max_goal);
+        .with_max_goal(config.games.of::<super::settings::PigSettings>().max_goal);
         solvers.provide(Arc::new(tables));
     }
 
@@ -144,7 +148,7 @@ impl ServedGame for Pig {
         names: [&'static str; 2],
         _max_ms: Option<u64>,
     ) -> ReviewResult {
-        let rules = match options.rules(services.config.games.pig.max_goal) {
+        let rules = match options.rules(services.config.games.of::<super::settings::PigSettings>().max_goal) {
             Ok(rules) => rules,
             Err(e) => return Ok(Err(ReviewError::Options(e.to_string()))),
         };
@@ -165,10 +169,10 @@ impl QueryEndpoint for PolicyEndpoint {
     type Query = Options;
 
     async fn answer(services: &Services, options: Options) -> Result<Bytes, Problem> {
-        let rules = options.rules(services.config.games.pig.max_goal)?;
+        let rules = options.rules(services.config.games.of::<super::settings::PigSettings>().max_goal)?;
         let cache = services
             .solvers
-            .of_with(|| PolicyCache::new(services.config.games.pig.policy_cache));
+            .of_with(|| PolicyCache::new(services.config.games.of::<super::settings::PigSettings>().policy_cache));
         if let Some(body) = cache.get(&rules) {
             return Ok(body);
         }

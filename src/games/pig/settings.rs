@@ -1,9 +1,18 @@
 //! Pig's settings: flags and environment variables of `kibitz serve`,
-//! flattened into the server's (`crate::games::GameSettings`).
+//! added to the server's by the registry.
 
-use crate::config::budget;
+use std::any::Any;
 
-#[derive(Debug, Clone, clap::Args)]
+use crate::config::GameSettings;
+
+/// Percent of `--memory-mib` for the tables solved ahead.
+const SOLVED_TABLES_PERCENT: usize = 25;
+/// Percent of `--memory-mib` for the policies written out.
+const POLICIES_PERCENT: usize = 5;
+/// A policy written out, at most (goal 200).
+const POLICY_BYTES: usize = 1_400_000;
+
+#[derive(Debug, Clone, PartialEq, Eq, clap::Args)]
 pub struct PigSettings {
     /// Largest Pig goal served (tables grow as goal^3).
     #[arg(long = "pig-max-goal", env = "KIBITZ_PIG_MAX_GOAL", default_value_t = 200)]
@@ -17,11 +26,50 @@ pub struct PigSettings {
     pub policy_cache: usize,
 }
 
-impl PigSettings {
-    /// The tables' and the policies' bounds from their shares of
-    /// `--memory-mib` (`share` gives a percent's bytes).
-    pub fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
-        self.cache_mib = share(budget::SOLVED_TABLES) >> 20;
-        self.policy_cache = share(budget::POLICIES) / budget::POLICY_BYTES;
+impl Default for PigSettings {
+    /// The flags' defaults (a test holds them to clap's).
+    fn default() -> Self {
+        PigSettings {
+            max_goal: 200,
+            cache_mib: 256,
+            policy_cache: 16,
+        }
+    }
+}
+
+impl GameSettings for PigSettings {
+    fn memory_percent(&self) -> usize {
+        SOLVED_TABLES_PERCENT + POLICIES_PERCENT
+    }
+
+    /// The tables' and the policies' bounds from their shares.
+    fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
+        self.cache_mib = share(SOLVED_TABLES_PERCENT) >> 20;
+        self.policy_cache = share(POLICIES_PERCENT) / POLICY_BYTES;
+    }
+
+    fn clone_box(&self) -> Box<dyn GameSettings> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PigSettings;
+
+    #[test]
+    fn the_defaults_are_the_flags_defaults() {
+        let command = <PigSettings as clap::Args>::augment_args(clap::Command::new("kibitz"));
+        let matches = command.get_matches_from(["kibitz"]);
+        let parsed = <PigSettings as clap::FromArgMatches>::from_arg_matches(&matches).unwrap();
+        assert_eq!(parsed, PigSettings::default());
     }
 }

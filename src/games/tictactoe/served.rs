@@ -24,6 +24,7 @@ pub struct TicTacToeGame;
 
 impl ServedGame for TicTacToeGame {
     const ID: &'static str = "tictactoe";
+    const MEMOS: usize = 1;
     const ANALYSIS_PATH: &'static str = "/tictactoe/move";
     const DRAWING: &'static str = include_str!("../../../web/tictactoe.js");
     type Request = MoveRequest;
