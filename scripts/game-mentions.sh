@@ -6,25 +6,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 verbose=${1:-}
-# id  snake  kebab  camel (a regex)
-games=(
-  "pig pig pig Pig"
-  "tictactoe tictactoe tictactoe Tic[Tt]ac[Tt]oe"
-  "ishitori ishitori ishitori Ishitori"
-  "number_square number_square number-square NumberSquare"
-  "nine_square nine_square nine-square NineSquare"
-  "connect_four connect_four connect-four ConnectFour"
-  "othello othello othello Othello"
-  "chess chess chess Chess"
-)
+# Every game of the registry (its `served <module>::` lines): its module
+# (snake case), its id (kebab case, from its match adapter's ID) and its
+# CamelCase name (the module without underscores, matched ignoring case).
+games=()
+for snake in $(grep -oE 'served +[a-z_]+::' src/registry.rs | sed -E 's/served +//; s/:://'); do
+  kebab=$(grep -hoE 'const ID: &.static str = "[^"]+"' "src/games/$snake/matches.rs" | head -n 1 | sed -E 's/.*"(.*)"/\1/')
+  games+=("$snake $snake ${kebab:-$snake} ${snake//_/}")
+done
 for entry in "${games[@]}"; do
   read -r id snake kebab camel <<<"$entry"
-  files=$(grep -rIlE "\b(${snake}|${kebab}|${camel})" src web 2>/dev/null \
+  files=$(grep -rIliE "\b(${snake}|${kebab}|${camel})" src web 2>/dev/null \
     | grep -vE "^src/games/${snake}/|^web/${kebab}\.js$" || true)
   shared=()
   for f in $files; do
     # Only lines that are code: not comments, not doc comments.
-    if grep -IE "\b(${snake}|${kebab}|${camel})" "$f" \
+    if grep -IiE "\b(${snake}|${kebab}|${camel})" "$f" \
       | grep -vqE '^\s*(//|/?\*|#)'; then
       shared+=("$f")
     fi
