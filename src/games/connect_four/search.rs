@@ -371,50 +371,10 @@ impl<'a> Search<'a> {
         };
         self.table.prefetch(key, plies);
 
-        // Every child judged before any is searched.
-        let mut children = [Child {
-            cell: B::ZERO,
-            col: 0,
-            weight: 0,
-        }; 9];
-        let mut n = 0;
-        for i in 0..geo.order.len() {
-            let col = geo.order[i];
-            let cell = moves & geo.column(col);
-            if cell == B::ZERO {
-                continue;
-            }
-            let mut child = position;
-            child.play_cell(cell);
-            // The mover's winning cells after the move: the child's
-            // opponent's.
-            let ours = geo.winning_cells(position.current | cell, child.mask);
-            if child.non_losing_given(ours) == B::ZERO {
-                // The opponent loses at once whatever it plays: the
-                // earliest win there can be.
-                return upper;
-            }
-            // What the opponent can make of the position after the move
-            // bounds the move from below: a draw at least if it cannot
-            // win, more if our follow-up wins (worth looking for where the
-            // window asks more than a draw only when we are the second
-            // player, whose follow-up that is).
-            if beta <= 0 || child.moves.is_multiple_of(2) {
-                if let Some(bound) = mover_upper_bound(&child) {
-                    let floor = -bound;
-                    if floor >= beta {
-                        return floor;
-                    }
-                    lower = lower.max(floor);
-                }
-            }
-            children[n] = Child {
-                cell,
-                col,
-                weight: weigh(&child, ours, threats),
-            };
-            n += 1;
-        }
+        let (mut children, n) = match judge_children(&position, moves, threats, beta, upper, &mut lower) {
+            Ok(judged) => judged,
+            Err(cutoff) => return cutoff,
+        };
 
         // No move leaves the opponent without a reply that holds: the
         // mover's next stone cannot win either.
@@ -422,14 +382,14 @@ impl<'a> Search<'a> {
         if upper <= alpha {
             return upper;
         }
-        let mut best_column = u32::from(NO_COLUMN);
+        let mut remembered = u32::from(NO_COLUMN);
         if let Some(entry) = self.table.get(self.lane, key, plies) {
             let value = i32::from(entry.value);
             match entry.bound {
                 Bound::Exact => return value,
                 Bound::Lower => {
                     lower = lower.max(value);
-                    best_column = flip(u32::from(entry.best));
+                    remembered = flip(u32::from(entry.best));
                 }
                 Bound::Upper => upper = upper.min(value),
             }
@@ -446,71 +406,23 @@ impl<'a> Search<'a> {
 
         // The best value found so far (a bound where a child failed low),
         // and the column that gave it.
-        let mut best = i32::MIN;
-        let mut best_col = u32::from(NO_COLUMN);
+        let mut best = BestSoFar::default();
         let mut searched = [true; 9];
         if plies >= ETC_MIN_PLIES {
-            for (i, child) in children[..n].iter().enumerate() {
-                let mut board = position;
-                board.play_cell(child.cell);
-                let Some(entry) = self.table.get(self.lane, table_key(&board, plies - 1).0, plies - 1) else {
-                    continue;
-                };
-                // The move is worth minus the child's value.
-                let value = -i32::from(entry.value);
-                let (at_least, at_most) = match entry.bound {
-                    Bound::Exact => (true, true),
-                    Bound::Upper => (true, false),
-                    Bound::Lower => (false, true),
-                };
-                if at_least && value >= beta {
-                    self.store(key, plies, value, Bound::Lower, flip(child.col), 0);
-                    return value;
-                }
-                if at_most && value <= alpha {
-                    // Fails low whatever a search would find.
-                    searched[i] = false;
-                    if value > best {
-                        best = value;
-                        best_col = child.col;
-                    }
-                } else if at_least && at_most {
-                    searched[i] = false;
-                    if value > best {
-                        best = value;
-                        best_col = child.col;
-                    }
-                    alpha = value;
-                }
+            let children = &children[..n];
+            let probe =
+                self.transposition_cutoff(&position, children, plies, &mut alpha, beta, &mut best, &mut searched);
+            if let Some((value, col)) = probe {
+                self.store(key, plies, value, Bound::Lower, flip(col), 0);
+                return value;
             }
         }
-
-        // Highest weight first; the remembered move before all. A stable
-        // insertion sort keeps centre order among equals.
-        for child in children[..n].iter_mut() {
-            if best_column == child.col {
-                child.weight = i32::MAX;
-            }
-        }
-        let mut order = [0usize; 9];
-        let mut m = 0;
-        for i in (0..n).filter(|&i| searched[i]) {
-            let weight = children[i].weight;
-            let mut j = m;
-            while j > 0 && children[order[j - 1]].weight < weight {
-                order[j] = order[j - 1];
-                j -= 1;
-            }
-            order[j] = i;
-            m += 1;
-        }
-        if position.moves < self.desync_below && m > 1 {
-            order[..m].rotate_left(1);
-        }
+        let desync = position.moves < self.desync_below;
+        let (order, m) = search_order(&mut children[..n], &searched, remembered, desync);
 
         let before = self.nodes;
         for &i in &order[..m] {
-            if best >= beta {
+            if best.value >= beta {
                 break;
             }
             let child = children[i];
@@ -520,32 +432,61 @@ impl<'a> Search<'a> {
             if self.stopped {
                 return alpha;
             }
-            if value > best {
-                best = value;
-                best_col = child.col;
-            }
+            best.offer(value, child.col);
             if value > alpha {
                 alpha = value;
             }
         }
-        // `lower` and `upper` are proved. A cutoff proves a lower bound; a
-        // value above the window's floor that did not cut off is exact
-        // (the first child to reach it was searched with a lower alpha);
-        // else every move failed low and `best` bounds them all.
-        let (value, bound) = if best >= upper {
-            (upper, Bound::Exact)
-        } else if best >= beta {
-            (best, Bound::Lower)
-        } else if best <= lower {
-            (lower, Bound::Exact)
-        } else if best > floor {
-            (best, Bound::Exact)
-        } else {
-            (best, Bound::Upper)
-        };
+        let (value, bound) = proved(best.value, lower, upper, floor, beta);
         let work = 64 - (self.nodes - before).leading_zeros();
-        self.store(key, plies, value, bound, flip(best_col), work);
+        self.store(key, plies, value, bound, flip(best.col), work);
         value
+    }
+
+    /// Enhanced transposition cutoff: each child's table entry, before any
+    /// child is searched. A child proved to refute the window is the
+    /// answer, `Some((value, column))`; one proved to fail low, or proved
+    /// exact, needs no search (`searched` says so) and offers its value to
+    /// `best` (an exact one raises `alpha`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn transposition_cutoff<B: Bits, D: Dims>(
+        &self,
+        position: &Board<'_, B, D>,
+        children: &[Child<B>],
+        plies: u32,
+        alpha: &mut i32,
+        beta: i32,
+        best: &mut BestSoFar,
+        searched: &mut [bool; 9],
+    ) -> Option<(i32, u32)> {
+        for (i, child) in children.iter().enumerate() {
+            let mut board = *position;
+            board.play_cell(child.cell);
+            let Some(entry) = self.table.get(self.lane, table_key(&board, plies - 1).0, plies - 1) else {
+                continue;
+            };
+            // The move is worth minus the child's value.
+            let value = -i32::from(entry.value);
+            let (at_least, at_most) = match entry.bound {
+                Bound::Exact => (true, true),
+                Bound::Upper => (true, false),
+                Bound::Lower => (false, true),
+            };
+            if at_least && value >= beta {
+                return Some((value, child.col));
+            }
+            if at_most && value <= *alpha {
+                // Fails low whatever a search would find.
+                searched[i] = false;
+                best.offer(value, child.col);
+            } else if at_least && at_most {
+                searched[i] = false;
+                best.offer(value, child.col);
+                *alpha = value;
+            }
+        }
+        None
     }
 
     #[inline(always)]
@@ -563,6 +504,143 @@ impl<'a> Search<'a> {
                 },
             );
         }
+    }
+}
+
+/// The best value a node has found so far and the column that gave it.
+struct BestSoFar {
+    value: i32,
+    col: u32,
+}
+
+impl Default for BestSoFar {
+    fn default() -> Self {
+        BestSoFar {
+            value: i32::MIN,
+            col: u32::from(NO_COLUMN),
+        }
+    }
+}
+
+impl BestSoFar {
+    #[inline(always)]
+    fn offer(&mut self, value: i32, col: u32) {
+        if value > self.value {
+            self.value = value;
+            self.col = col;
+        }
+    }
+}
+
+/// Every child of `position` (its `moves`, the opponent's `threats`)
+/// judged before any is searched: in the centre-first order, with its
+/// move-ordering weight. A child whose opponent loses at once is the
+/// earliest win there can be (`Err(upper)`); what the opponent can make
+/// of a child bounds the move from below, raising `lower`, and is the
+/// answer when it reaches `beta` (`Err`).
+#[inline(always)]
+fn judge_children<B: Bits, D: Dims>(
+    position: &Board<'_, B, D>,
+    moves: B,
+    threats: B,
+    beta: i32,
+    upper: i32,
+    lower: &mut i32,
+) -> Result<([Child<B>; 9], usize), i32> {
+    let geo = position.geo;
+    let mut children = [Child {
+        cell: B::ZERO,
+        col: 0,
+        weight: 0,
+    }; 9];
+    let mut n = 0;
+    for i in 0..geo.order.len() {
+        let col = geo.order[i];
+        let cell = moves & geo.column(col);
+        if cell == B::ZERO {
+            continue;
+        }
+        let mut child = *position;
+        child.play_cell(cell);
+        // The mover's winning cells after the move: the child's
+        // opponent's.
+        let ours = geo.winning_cells(position.current | cell, child.mask);
+        if child.non_losing_given(ours) == B::ZERO {
+            return Err(upper);
+        }
+        // A draw at least if the opponent cannot win, more if our
+        // follow-up wins (worth looking for where the window asks more
+        // than a draw only when we are the second player, whose follow-up
+        // that is).
+        if beta <= 0 || child.moves.is_multiple_of(2) {
+            if let Some(bound) = mover_upper_bound(&child) {
+                let floor = -bound;
+                if floor >= beta {
+                    return Err(floor);
+                }
+                *lower = (*lower).max(floor);
+            }
+        }
+        children[n] = Child {
+            cell,
+            col,
+            weight: weigh(&child, ours, threats),
+        };
+        n += 1;
+    }
+    Ok((children, n))
+}
+
+/// The order in which the children still to search are searched: highest
+/// weight first, the `remembered` column (the table's best move) before
+/// all; a stable insertion sort keeps centre order among equals. With
+/// `desync`, the first is searched last (helper threads spread out).
+#[inline(always)]
+fn search_order<B: Copy>(
+    children: &mut [Child<B>],
+    searched: &[bool; 9],
+    remembered: u32,
+    desync: bool,
+) -> ([usize; 9], usize) {
+    for child in children.iter_mut() {
+        if remembered == child.col {
+            child.weight = i32::MAX;
+        }
+    }
+    let mut order = [0usize; 9];
+    let mut m = 0;
+    for i in (0..children.len()).filter(|&i| searched[i]) {
+        let weight = children[i].weight;
+        let mut j = m;
+        while j > 0 && children[order[j - 1]].weight < weight {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = i;
+        m += 1;
+    }
+    if desync && m > 1 {
+        order[..m].rotate_left(1);
+    }
+    (order, m)
+}
+
+/// What a node's search proved, to store: `lower` and `upper` are proved.
+/// A cutoff proves a lower bound; a value above the window's `floor` that
+/// did not cut off is exact (the first child to reach it was searched with
+/// a lower alpha); else every move failed low and `best` bounds them all.
+#[inline(always)]
+fn proved(best: i32, lower: i32, upper: i32, floor: i32, beta: i32) -> (i32, Bound) {
+    if best >= upper {
+        (upper, Bound::Exact)
+    } else if best >= beta {
+        (best, Bound::Lower)
+    } else if best <= lower {
+        (lower, Bound::Exact)
+    } else if best > floor {
+        (best, Bound::Exact)
+    } else {
+        (best, Bound::Upper)
     }
 }
 
