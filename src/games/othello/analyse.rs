@@ -206,10 +206,35 @@ impl OthelloEngine {
         settings: &Settings,
         mut progress: Progress<'_, Analysis>,
     ) -> Analysis {
+        if let Some(answer) = self.without_a_choice(game, limits, settings) {
+            return answer;
+        }
         let geo = game.geometry();
+        let (p, o) = game.mover_and_opponent();
+        let empties = game.empties();
+        let exact_planned =
+            empties <= settings.exact_empties && empties <= exact_reach(game.size(), limits.remaining());
+        let estimate = if exact_planned && empties <= EXACT_ONLY_EMPTIES {
+            self.static_order(geo, p, o)
+        } else {
+            self.midgame_estimate(game, limits, settings, exact_planned, &mut progress)
+        };
+        let mut endgame_nodes = 0;
+        if exact_planned {
+            match self.exact_answer(game, limits, settings, &estimate, &mut progress) {
+                Ok(solved) => return solved,
+                Err(spent) => endgame_nodes = spent,
+            }
+        }
+        self.estimated_answer(game, limits, &estimate, endgame_nodes)
+    }
+
+    /// The answer where the player has no choice: a finished game, or a
+    /// pass (the opponent's analysis, negated). None when it has a move.
+    fn without_a_choice(&self, game: &Othello, limits: &SearchLimits, settings: &Settings) -> Option<Analysis> {
         let player = game.to_move();
         if game.is_over() {
-            return Analysis {
+            return Some(Analysis {
                 player,
                 best: OthelloMove::Pass,
                 score: game.final_score(player),
@@ -219,102 +244,137 @@ impl OthelloEngine {
                 moves: Vec::new(),
                 principal_variation: Vec::new(),
                 line_to_the_end: true,
-            };
+            });
         }
-        if game.move_bits() == 0 {
-            // The player passes; the opponent's analysis, negated.
-            let mut after = *game;
-            after.pass_turn();
-            let reply = self.analyse_with(&after, limits, settings);
-            let mut principal_variation = vec![OthelloMove::Pass];
-            principal_variation.extend(reply.principal_variation);
-            return Analysis {
-                player,
-                best: OthelloMove::Pass,
-                score: -reply.score,
-                solved: reply.solved,
-                depth: reply.depth,
-                nodes: reply.nodes,
-                moves: Vec::new(),
-                principal_variation,
-                line_to_the_end: reply.line_to_the_end,
-            };
+        if game.move_bits() != 0 {
+            return None;
         }
+        let mut after = *game;
+        after.pass_turn();
+        let reply = self.analyse_with(&after, limits, settings);
+        let mut principal_variation = vec![OthelloMove::Pass];
+        principal_variation.extend(reply.principal_variation);
+        Some(Analysis {
+            player,
+            best: OthelloMove::Pass,
+            score: -reply.score,
+            solved: reply.solved,
+            depth: reply.depth,
+            nodes: reply.nodes,
+            moves: Vec::new(),
+            principal_variation,
+            line_to_the_end: reply.line_to_the_end,
+        })
+    }
+
+    /// The midgame search's estimate of every move, each completed
+    /// iteration reported to `progress`. When the exact solver follows
+    /// (`exact_planned`), the midgame gets an eighth of the budget, at most
+    /// MIDGAME_BEFORE_EXACT: enough to order the moves, and the answer if
+    /// the solver does not finish.
+    fn midgame_estimate(
+        &self,
+        game: &Othello,
+        limits: &SearchLimits,
+        settings: &Settings,
+        exact_planned: bool,
+        progress: &mut Progress<'_, Analysis>,
+    ) -> Estimate {
+        let geo = game.geometry();
+        let player = game.to_move();
         let (p, o) = game.mover_and_opponent();
-        let empties = game.empties();
-        let exact_planned =
-            empties <= settings.exact_empties && empties <= exact_reach(game.size(), limits.remaining());
-        let estimate = if exact_planned && empties <= EXACT_ONLY_EMPTIES {
-            self.static_order(geo, p, o)
+        let midgame_limits = if exact_planned {
+            limits.slice((limits.remaining() / 8).min(MIDGAME_BEFORE_EXACT))
         } else {
-            // When the exact solver follows, the midgame gets an eighth
-            // of the budget, at most MIDGAME_BEFORE_EXACT: enough to order
-            // the moves, and the answer if the solver does not finish.
-            let midgame_limits = if exact_planned {
-                limits.slice((limits.remaining() / 8).min(MIDGAME_BEFORE_EXACT))
-            } else {
-                limits.clone()
-            };
-            let mut report = |estimate: &Estimate, nodes: u64| {
-                if let (Some(report), Some(&(best, value))) = (progress.as_deref_mut(), estimate.values.first()) {
-                    report(&Analysis {
-                        player,
-                        best: OthelloMove::Play(square(best)),
-                        score: to_discs(value, geo),
-                        solved: false,
-                        depth: estimate.depth,
-                        nodes,
-                        moves: move_list(estimate.values.iter().map(|&(sq, v)| (sq, to_discs(v, geo), false))),
-                        principal_variation: vec![OthelloMove::Play(square(best))],
-                        line_to_the_end: false,
-                    });
-                }
-            };
-            let max_depth = settings.max_depth.min(empties);
-            self.iterative_deepening(geo, p, o, &midgame_limits, max_depth, &mut report)
+            limits.clone()
         };
-        let mut nodes = estimate.nodes;
-        if exact_planned {
-            let mut endgame = Endgame::new(geo, &self.table, limits);
-            let guess = (estimate.depth > 0).then(|| to_discs(estimate.values[0].1, geo));
-            let exact = self.exact_root(&mut endgame, geo, p, o, &estimate.values, guess);
-            nodes += endgame.nodes;
-            if let Some((mut values, score)) = exact {
-                let best = values[0].0;
-                let mut principal_variation = vec![OthelloMove::Play(square(best))];
-                let turned = flips(p, o, best);
-                let bit = 1u64 << best;
-                // The line first: it is cheap once the table holds the
-                // proof; the other moves' scores may take the rest.
-                let (line, line_to_the_end) = principal_line(&mut endgame, geo, o & !turned, p | turned | bit, -score);
-                principal_variation.extend(line);
-                let solved = |values: &[RootValue], nodes: u64| Analysis {
+        let mut report = |estimate: &Estimate, nodes: u64| {
+            if let (Some(report), Some(&(best, value))) = (progress.as_deref_mut(), estimate.values.first()) {
+                report(&Analysis {
                     player,
                     best: OthelloMove::Play(square(best)),
-                    score,
-                    solved: true,
-                    depth: empties,
+                    score: to_discs(value, geo),
+                    solved: false,
+                    depth: estimate.depth,
                     nodes,
-                    moves: move_list(values.iter().copied()),
-                    principal_variation: principal_variation.clone(),
-                    line_to_the_end,
-                };
-                if settings.every_move_exact {
-                    // A streamed answer says the best move is proved as
-                    // soon as it is, then each other move as it is proved
-                    // (as Connect Four's does): proving them all may take
-                    // the rest of the budget, and a client that only wants
-                    // the exact best can hang up at the first solved line.
-                    let mut report = |values: &[RootValue], nodes: u64| {
-                        if let Some(report) = progress.as_deref_mut() {
-                            report(&solved(values, estimate.nodes + nodes));
-                        }
-                    };
-                    prove_every_move(&mut endgame, p, o, &mut values, &mut report);
-                }
-                return solved(&values, estimate.nodes + endgame.nodes);
+                    moves: move_list(estimate.values.iter().map(|&(sq, v)| (sq, to_discs(v, geo), false))),
+                    principal_variation: vec![OthelloMove::Play(square(best))],
+                    line_to_the_end: false,
+                });
             }
+        };
+        let max_depth = settings.max_depth.min(game.empties());
+        self.iterative_deepening(geo, p, o, &midgame_limits, max_depth, &mut report)
+    }
+
+    /// The endgame solved from the midgame's `estimate` (its order and its
+    /// guess): the exact answer with its line, every move proved too when
+    /// the settings ask (each reported to `progress` as it is); None when
+    /// the solver did not finish within `limits` (`Err` with the nodes it
+    /// searched).
+    fn exact_answer(
+        &self,
+        game: &Othello,
+        limits: &SearchLimits,
+        settings: &Settings,
+        estimate: &Estimate,
+        progress: &mut Progress<'_, Analysis>,
+    ) -> Result<Analysis, u64> {
+        let geo = game.geometry();
+        let player = game.to_move();
+        let (p, o) = game.mover_and_opponent();
+        let mut endgame = Endgame::new(geo, &self.table, limits);
+        let guess = (estimate.depth > 0).then(|| to_discs(estimate.values[0].1, geo));
+        let Some((mut values, score)) = self.exact_root(&mut endgame, geo, p, o, &estimate.values, guess) else {
+            return Err(endgame.nodes);
+        };
+        let best = values[0].0;
+        let mut principal_variation = vec![OthelloMove::Play(square(best))];
+        let turned = flips(p, o, best);
+        let bit = 1u64 << best;
+        // The line first: it is cheap once the table holds the proof; the
+        // other moves' scores may take the rest.
+        let (line, line_to_the_end) = principal_line(&mut endgame, geo, o & !turned, p | turned | bit, -score);
+        principal_variation.extend(line);
+        let solved = |values: &[RootValue], nodes: u64| Analysis {
+            player,
+            best: OthelloMove::Play(square(best)),
+            score,
+            solved: true,
+            depth: game.empties(),
+            nodes,
+            moves: move_list(values.iter().copied()),
+            principal_variation: principal_variation.clone(),
+            line_to_the_end,
+        };
+        if settings.every_move_exact {
+            // A streamed answer says the best move is proved as soon as it
+            // is, then each other move as it is proved (as Connect Four's
+            // does): proving them all may take the rest of the budget, and
+            // a client that only wants the exact best can hang up at the
+            // first solved line.
+            let mut report = |values: &[RootValue], nodes: u64| {
+                if let Some(report) = progress.as_deref_mut() {
+                    report(&solved(values, estimate.nodes + nodes));
+                }
+            };
+            prove_every_move(&mut endgame, p, o, &mut values, &mut report);
         }
+        Ok(solved(&values, estimate.nodes + endgame.nodes))
+    }
+
+    /// The midgame's answer: its best move and estimates, with the line
+    /// its search gives (`endgame_nodes`: what a solver that did not
+    /// finish searched too).
+    fn estimated_answer(
+        &self,
+        game: &Othello,
+        limits: &SearchLimits,
+        estimate: &Estimate,
+        endgame_nodes: u64,
+    ) -> Analysis {
+        let geo = game.geometry();
+        let (p, o) = game.mover_and_opponent();
         let best = estimate.values[0].0;
         let search = Midgame::new(geo, &self.table, limits);
         let turned = flips(p, o, best);
@@ -327,12 +387,12 @@ impl OthelloEngine {
             estimate.depth.saturating_sub(1),
         ));
         Analysis {
-            player,
+            player: game.to_move(),
             best: OthelloMove::Play(square(best)),
             score: to_discs(estimate.values[0].1, geo),
             solved: false,
             depth: estimate.depth,
-            nodes,
+            nodes: estimate.nodes + endgame_nodes,
             moves: move_list(estimate.values.iter().map(|&(sq, v)| (sq, to_discs(v, geo), false))),
             principal_variation,
             line_to_the_end: false,
