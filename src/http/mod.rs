@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod arena;
 pub mod catalog;
 mod compress;
+mod deadline;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -147,6 +148,12 @@ pub fn router(state: AppState) -> Router {
             .layer(compress::layer())
             .layer(cors(&config))
             .layer(middleware::from_fn(problems::problem_for_plain_errors))
+            // The same limit over a streamed answer's whole body: the
+            // timeout layer's ends with the response's head.
+            .layer(middleware::from_fn_with_state(
+                Duration::from_millis(config.request_timeout_ms),
+                deadline::bound_streams,
+            ))
             .layer(TimeoutLayer::with_status_code(
                 StatusCode::SERVICE_UNAVAILABLE,
                 Duration::from_millis(config.request_timeout_ms),
