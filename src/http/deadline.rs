@@ -5,7 +5,9 @@
 //! answer of unknown length is held to the same deadline, counted from the
 //! request's arrival: past it the body ends with an error, so the
 //! connection is closed mid-answer as with any failed stream, and the
-//! search the body owns is dropped, which stops it.
+//! search the body owns is dropped, which stops it. A search within
+//! `max_ms_cap` always ends first: the timeout is derived from the cap, or
+//! refused at start-up when set below it (`Config::validate`).
 
 use std::future::Future;
 use std::pin::Pin;

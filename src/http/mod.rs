@@ -25,7 +25,6 @@ pub mod stream;
 mod transfer_encoding;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, Method, StatusCode};
@@ -151,12 +150,12 @@ pub fn router(state: AppState) -> Router {
             // The same limit over a streamed answer's whole body: the
             // timeout layer's ends with the response's head.
             .layer(middleware::from_fn_with_state(
-                Duration::from_millis(config.request_timeout_ms),
+                config.request_timeout(),
                 deadline::bound_streams,
             ))
             .layer(TimeoutLayer::with_status_code(
                 StatusCode::SERVICE_UNAVAILABLE,
-                Duration::from_millis(config.request_timeout_ms),
+                config.request_timeout(),
             ))
             // Refuses oversized bodies by Content-Length before reading
             // them; the extractors' limit catches streamed ones.
