@@ -67,22 +67,28 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
 }
 
 /// The methods served at a concrete path (templates such as `{id}` match any
-/// one segment).
+/// one segment), as a 405's `Allow` lists them: HEAD with every GET (axum
+/// answers it with the GET's headers).
 pub fn allowed_methods(path: &str) -> Vec<String> {
+    // Trimmed alike, so that "/" is the root's template too.
     let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
     let matches = |template: &str| {
-        let parts: Vec<&str> = template.split('/').collect();
+        let parts: Vec<&str> = template.trim_end_matches('/').split('/').collect();
         parts.len() == segments.len()
             && parts
                 .iter()
                 .zip(&segments)
                 .all(|(t, s)| t == s || (t.starts_with('{') && t.ends_with('}')))
     };
-    routes()
-        .into_iter()
-        .filter(|(_, template, _)| matches(template))
-        .map(|(method, _, _)| method.to_string())
-        .collect()
+    let mut methods = Vec::new();
+    for (method, _, _) in routes().into_iter().filter(|(_, template, _)| matches(template)) {
+        let head = method == Method::GET;
+        methods.push(method.to_string());
+        if head {
+            methods.push(Method::HEAD.to_string());
+        }
+    }
+    methods
 }
 
 pub fn router(state: AppState) -> Router {
