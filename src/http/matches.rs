@@ -20,6 +20,7 @@ use super::extract::{ApiJson, ApiQuery};
 use super::match_access::{load_authorized_page, token_hash, ID_BYTES};
 use super::state::AppState;
 use crate::core::problem::Problem;
+use crate::matches::read;
 use crate::matches::{
     Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Status,
 };
@@ -38,7 +39,7 @@ pub struct HistorySince {
 #[derive(Deserialize)]
 pub struct MoveRequest {
     ply: u64,
-    #[serde(rename = "move")]
+    #[serde(rename = "move", deserialize_with = "read::unique_keys")]
     mv: Value,
 }
 
