@@ -36,6 +36,7 @@ use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::map_response_body::MapResponseBodyLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -125,6 +126,8 @@ pub fn router(state: AppState) -> Router {
     }
     router.layer(DefaultBodyLimit::max(config.body_limit_bytes)).layer(
         ServiceBuilder::new()
+            // On every answer, the linger's own refusals included.
+            .layer(nosniff())
             // Outermost, so that neither the timeout nor the request's span
             // covers reading the unread rest of an oversized body.
             // It also refuses, unread, a body in a transfer coding hyper
@@ -177,6 +180,16 @@ pub fn metrics_router(state: AppState) -> Router {
         .route_layer(middleware::from_fn(metrics::record))
         .fallback(not_found)
         .with_state(state)
+        .layer(nosniff())
+}
+
+/// `X-Content-Type-Options: nosniff`: a browser takes every answer as the
+/// type it says (a problem+json never runs as a script or a page).
+fn nosniff() -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(
+        axum::http::header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    )
 }
 
 fn cors(config: &Config) -> CorsLayer {

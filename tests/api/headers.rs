@@ -1,10 +1,11 @@
 //! Headers every answer, or a kind of answer, carries (issue 45): `Allow`
-//! on a 405.
+//! on a 405, `X-Content-Type-Options` everywhere.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
+use serde_json::json;
 
-use crate::helpers::spawn_app;
+use crate::helpers::{spawn_app, TestResponse};
 
 fn request(method: &str, path: &str) -> Request<Body> {
     Request::builder().method(method).uri(path).body(Body::empty()).unwrap()
@@ -31,4 +32,73 @@ async fn a_405_lists_the_methods_served_at_its_path_in_allow() {
     // What Allow lists is served.
     assert_eq!(app.send(request("HEAD", "/healthz")).await.status, StatusCode::OK);
     assert_eq!(app.send(request("HEAD", "/")).await.status, StatusCode::OK);
+}
+
+fn nosniff(r: &TestResponse) -> bool {
+    r.headers
+        .get(header::X_CONTENT_TYPE_OPTIONS)
+        .is_some_and(|v| v == "nosniff")
+}
+
+#[tokio::test]
+async fn every_answer_says_nosniff() {
+    let app = spawn_app().await;
+    let pig = json!({"my_score": 0, "opponent_score": 0, "turn_total": 0});
+    let post = |path: &str, content_type: &str, body: String| {
+        Request::post(path)
+            .header(header::CONTENT_TYPE, content_type)
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let answers = [
+        ("GET /healthz", app.get("/healthz").await),
+        ("GET /", app.get("/").await),
+        ("GET /openapi.yaml", app.get("/openapi.yaml").await),
+        ("GET /metrics", app.get("/metrics").await),
+        ("POST /pig/decision", app.post_json("/pig/decision", &pig).await),
+        ("404", app.get("/no/such/thing").await),
+        ("405", app.send(request("DELETE", "/healthz")).await),
+        (
+            "400",
+            app.post_raw("/pig/decision", Some("application/json"), "{").await,
+        ),
+        ("415", app.post_raw("/pig/decision", Some("text/plain"), "{}").await),
+        (
+            "413",
+            app.send(post("/pig/decision", "application/json", " ".repeat(70_000)))
+                .await,
+        ),
+        (
+            "501",
+            app.send(
+                Request::post("/pig/decision")
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .header(header::TRANSFER_ENCODING, "gzip, chunked")
+                    .body(Body::from(pig.to_string()))
+                    .unwrap(),
+            )
+            .await,
+        ),
+        (
+            "NDJSON",
+            app.send(
+                Request::post("/tictactoe/move")
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .header(header::ACCEPT, "application/x-ndjson")
+                    .body(Body::from(json!({"board": ["X..", "...", "..."]}).to_string()))
+                    .unwrap(),
+            )
+            .await,
+        ),
+    ];
+    for (what, r) in &answers {
+        assert!(nosniff(r), "{what} ({}) lacks nosniff: {:?}", r.status, r.headers);
+    }
+    let statuses: Vec<u16> = answers.iter().map(|(_, r)| r.status.as_u16()).collect();
+    assert_eq!(statuses, [200, 200, 200, 200, 200, 404, 405, 400, 415, 413, 501, 200]);
+    // The metrics port's answers too.
+    let metrics = kibitz::http::metrics_router(app.state.clone());
+    let r = TestResponse::from(metrics, request("GET", "/metrics")).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(nosniff(&r), "{:?}", r.headers);
 }
