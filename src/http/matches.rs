@@ -171,9 +171,12 @@ pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<New
     };
     let location = format!("/matches/{}", stored.id);
     let mut response = (StatusCode::CREATED, Json(match_body(&stored, Some(&token)))).into_response();
+    let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&location) {
-        response.headers_mut().insert(header::LOCATION, value);
+        headers.insert(header::LOCATION, value);
     }
+    // The answer carries the match's secret: no cache keeps it.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
 }
 

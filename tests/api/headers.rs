@@ -1,11 +1,12 @@
 //! Headers every answer, or a kind of answer, carries (issue 45): `Allow`
-//! on a 405, `X-Content-Type-Options` everywhere.
+//! on a 405, `X-Content-Type-Options` everywhere, `Cache-Control: no-store`
+//! on the answer with a match's token.
 
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use serde_json::json;
 
-use crate::helpers::{spawn_app, TestResponse};
+use crate::helpers::{spawn_app, spawn_ready_app, TestResponse};
 
 fn request(method: &str, path: &str) -> Request<Body> {
     Request::builder().method(method).uri(path).body(Body::empty()).unwrap()
@@ -101,4 +102,13 @@ async fn every_answer_says_nosniff() {
     let r = TestResponse::from(metrics, request("GET", "/metrics")).await;
     assert_eq!(r.status, StatusCode::OK);
     assert!(nosniff(&r), "{:?}", r.headers);
+}
+
+#[tokio::test]
+async fn the_answer_that_carries_a_match_token_is_not_to_be_stored() {
+    let app = spawn_ready_app().await;
+    let created = app.post_json("/matches", &json!({"game": "ishitori"})).await;
+    assert_eq!(created.status, StatusCode::CREATED);
+    assert!(created.json()["token"].is_string());
+    assert_eq!(created.headers.get(header::CACHE_CONTROL).unwrap(), "no-store");
 }
