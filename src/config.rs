@@ -168,7 +168,9 @@ pub struct Config {
     /// with the defaults). Set, it must be at least that budget plus 1000.
     #[arg(long, env = "KIBITZ_REQUEST_TIMEOUT_MS")]
     pub request_timeout_ms: Option<u64>,
-    /// Origins allowed by CORS, comma-separated; "*" allows any (no credentials).
+    /// Origins allowed by CORS, comma-separated; "*" allows any (no
+    /// credentials). GET /metrics never sends CORS headers: a page of
+    /// another origin cannot read it.
     #[arg(long, env = "KIBITZ_CORS_ORIGINS", default_value = "*", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
     /// One memory budget for every cache, in MiB: when set, each cache's

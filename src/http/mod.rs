@@ -154,6 +154,7 @@ pub fn router(state: AppState) -> Router {
             .layer(PropagateRequestIdLayer::x_request_id())
             // Not NDJSON: a compressor would hold a stream's lines back.
             .layer(compress::layer())
+            .layer(middleware::from_fn(no_cors_on_metrics))
             .layer(cors(&config))
             .layer(middleware::from_fn(problems::problem_for_plain_errors))
             // The same limit over a streamed answer's whole body: the
@@ -190,6 +191,28 @@ fn nosniff() -> SetResponseHeaderLayer<HeaderValue> {
         axum::http::header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     )
+}
+
+/// `GET /metrics` is served to anyone who can reach the port (or
+/// `--metrics-bind` moves it), but never to a page of another origin: its
+/// answers carry no CORS headers, whatever `--cors-origins` allows.
+async fn no_cors_on_metrics(request: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
+    let metrics = request.uri().path() == "/metrics";
+    let mut response = next.run(request).await;
+    if metrics {
+        let headers = response.headers_mut();
+        for name in [
+            axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            axum::http::header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+            axum::http::header::ACCESS_CONTROL_ALLOW_METHODS,
+            axum::http::header::ACCESS_CONTROL_ALLOW_HEADERS,
+            axum::http::header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            axum::http::header::ACCESS_CONTROL_MAX_AGE,
+        ] {
+            headers.remove(name);
+        }
+    }
+    response
 }
 
 fn cors(config: &Config) -> CorsLayer {

@@ -1,12 +1,12 @@
 //! Headers every answer, or a kind of answer, carries (issue 45): `Allow`
 //! on a 405, `X-Content-Type-Options` everywhere, `Cache-Control: no-store`
-//! on the answer with a match's token.
+//! on the answer with a match's token, and no CORS on `/metrics`.
 
 use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
+use axum::http::{header, Method, Request, StatusCode};
 use serde_json::json;
 
-use crate::helpers::{spawn_app, spawn_ready_app, TestResponse};
+use crate::helpers::{spawn_app, spawn_app_on, spawn_ready_app, TestApp, TestDb, TestResponse};
 
 fn request(method: &str, path: &str) -> Request<Body> {
     Request::builder().method(method).uri(path).body(Body::empty()).unwrap()
@@ -111,4 +111,45 @@ async fn the_answer_that_carries_a_match_token_is_not_to_be_stored() {
     assert_eq!(created.status, StatusCode::CREATED);
     assert!(created.json()["token"].is_string());
     assert_eq!(created.headers.get(header::CACHE_CONTROL).unwrap(), "no-store");
+}
+
+/// GET `path` from a page of `origin`.
+async fn from_origin(app: &TestApp, method: Method, path: &str, origin: &str) -> TestResponse {
+    let mut builder = Request::builder()
+        .method(method.clone())
+        .uri(path)
+        .header(header::ORIGIN, origin);
+    if method == Method::OPTIONS {
+        builder = builder.header(header::ACCESS_CONTROL_REQUEST_METHOD, "GET");
+    }
+    app.send(builder.body(Body::empty()).unwrap()).await
+}
+
+#[tokio::test]
+async fn metrics_are_served_but_never_to_a_page_of_another_origin() {
+    for (origins, origin) in [
+        (vec!["*".to_string()], "https://any.example"),
+        (vec!["https://ok.example".to_string()], "https://ok.example"),
+    ] {
+        let app = spawn_app_on(TestDb::Sqlite, |c| c.cors_origins = origins).await;
+        // The origin may call the API...
+        let health = from_origin(&app, Method::GET, "/healthz", origin).await;
+        assert!(
+            health.headers.contains_key(header::ACCESS_CONTROL_ALLOW_ORIGIN),
+            "{:?}",
+            health.headers
+        );
+        // ...but not read the metrics, which are still served.
+        let metrics = from_origin(&app, Method::GET, "/metrics", origin).await;
+        assert_eq!(metrics.status, StatusCode::OK);
+        let preflight = from_origin(&app, Method::OPTIONS, "/metrics", origin).await;
+        for r in [&metrics, &preflight] {
+            let cors: Vec<_> = r
+                .headers
+                .keys()
+                .filter(|name| name.as_str().starts_with("access-control-"))
+                .collect();
+            assert!(cors.is_empty(), "{cors:?}");
+        }
+    }
 }
