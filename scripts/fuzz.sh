@@ -11,10 +11,11 @@ data=$(mktemp -d)
 # A free port, so that two runs on one machine never test each other's server.
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # Searches capped at 200 ms so that thousands of generated requests finish
-# quickly, and no quota on match creation (hundreds of generated matches
+# quickly (the default budget too: one above the cap is refused at
+# start-up), and no quota on match creation (hundreds of generated matches
 # from one client would meet its 429); everything else is the default
 # configuration.
-KIBITZ_MAX_MS_CAP=200 KIBITZ_MATCH_QUOTA_PER_HOUR=0 ./target/release/kibitz serve --bind "127.0.0.1:$port" --data-dir "$data" --log warn \
+KIBITZ_MAX_MS_CAP=200 KIBITZ_DEFAULT_MAX_MS=200 KIBITZ_MATCH_QUOTA_PER_HOUR=0 ./target/release/kibitz serve --bind "127.0.0.1:$port" --data-dir "$data" --log warn \
   > "$data/server.log" 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$data"' EXIT

@@ -9,7 +9,7 @@ use thiserror::Error;
 use tokio::net::TcpListener;
 use tokio::sync::Notify;
 
-use crate::config::Config;
+use crate::config::{Config, ConfigError};
 use crate::http::{self, AppState};
 use crate::store::{Store, StoreError};
 
@@ -20,13 +20,21 @@ pub enum StartupError {
     #[error("cannot listen on {addr}: {source}")]
     Bind { addr: SocketAddr, source: std::io::Error },
     #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
     Store(#[from] StoreError),
     #[error("server error: {0}")]
     Serve(std::io::Error),
 }
 
-/// The state and router, before anything is loaded or bound.
+/// The state and router, before anything is loaded or bound. Settings
+/// that contradict each other are refused here (`Config::validate`), and
+/// those reconciled are logged.
 pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
+    config.validate()?;
+    for note in config.notes() {
+        tracing::warn!("{note}");
+    }
     let config = config.with_memory_budget(crate::registry::memo_count());
     std::fs::create_dir_all(&config.data_dir).map_err(|source| StartupError::DataDir {
         path: config.data_dir.display().to_string(),

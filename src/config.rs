@@ -126,19 +126,20 @@ pub struct Config {
     pub database_url: Option<String>,
     /// Connections open at once, at most (lowered to fit under the
     /// open-file limit). When all are taken, the longest-idle one is closed
-    /// to make room.
+    /// to make room. At least 2.
     #[arg(long, env = "KIBITZ_MAX_CONNECTIONS", default_value_t = 10_000)]
     pub max_connections: usize,
     /// A request's line and headers must arrive within this many
     /// milliseconds of the connection being ready for it; a keep-alive
-    /// connection idle this long is closed too.
+    /// connection idle this long is closed too. At least 100.
     #[arg(long, env = "KIBITZ_HEADER_TIMEOUT_MS", default_value_t = 10_000)]
     pub header_timeout_ms: u64,
-    /// Largest request line plus headers, in bytes (431 beyond).
+    /// Largest request line plus headers, in bytes (431 beyond; at least
+    /// 1024).
     #[arg(long, env = "KIBITZ_MAX_HEADER_BYTES", default_value_t = 16 * 1024)]
     pub max_header_bytes: usize,
     /// Most header fields in one request (431 beyond; hyper's own bound,
-    /// the fastest: any other costs an allocation per request).
+    /// the fastest: any other costs an allocation per request; at least 8).
     #[arg(long, env = "KIBITZ_MAX_HEADERS", default_value_t = 100)]
     pub max_headers: usize,
     /// Serve GET /metrics on this address instead of the public one (then
@@ -148,7 +149,7 @@ pub struct Config {
     /// Largest request body accepted, in bytes.
     #[arg(long, env = "KIBITZ_BODY_LIMIT_BYTES", default_value_t = 64 * 1024)]
     pub body_limit_bytes: usize,
-    /// Search budget when a request gives no max_ms.
+    /// Search budget when a request gives no max_ms (at most max_ms_cap).
     #[arg(long, env = "KIBITZ_DEFAULT_MAX_MS", default_value_t = 1000)]
     pub default_max_ms: u64,
     /// The largest max_ms a request may ask for; larger values are capped.
@@ -160,10 +161,16 @@ pub struct Config {
     /// POST /arena: the most time one request's games may take, in ms (at most max_ms_cap).
     #[arg(long, env = "KIBITZ_ARENA_MAX_TOTAL_MS", default_value_t = 5000)]
     pub arena_max_total_ms: u64,
-    /// Hard limit on any request, in milliseconds (answers 503 past it).
-    #[arg(long, env = "KIBITZ_REQUEST_TIMEOUT_MS", default_value_t = 15_000)]
-    pub request_timeout_ms: u64,
-    /// Origins allowed by CORS, comma-separated; "*" allows any (no credentials).
+    /// Hard limit on any request's whole time, streamed answers included,
+    /// in milliseconds (503 past it; a stream is cut off). Unset: derived
+    /// from the search budget, max_ms_cap (or search_queue_ms, if longer)
+    /// plus 5000, so that every search within the cap is answered (15000
+    /// with the defaults). Set, it must be at least that budget plus 1000.
+    #[arg(long, env = "KIBITZ_REQUEST_TIMEOUT_MS")]
+    pub request_timeout_ms: Option<u64>,
+    /// Origins allowed by CORS, comma-separated; "*" allows any (no
+    /// credentials). GET /metrics never sends CORS headers: a page of
+    /// another origin cannot read it.
     #[arg(long, env = "KIBITZ_CORS_ORIGINS", default_value = "*", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
     /// One memory budget for every cache, in MiB: when set, each cache's
@@ -293,7 +300,142 @@ impl Config {
     pub fn search_budget_ms(&self, requested: Option<u64>) -> u64 {
         requested.unwrap_or(self.default_max_ms).min(self.max_ms_cap)
     }
+
+    /// The longest a search within the limits takes before it answers
+    /// (bar the small margin of its last step): its budget, at most
+    /// `max_ms_cap`, which its wait for a worker counts against, or that
+    /// wait, `search_queue_ms`, if longer.
+    fn longest_search_ms(&self) -> u64 {
+        self.max_ms_cap.max(self.search_queue_ms)
+    }
+
+    /// The request timeout in force, in milliseconds: `request_timeout_ms`
+    /// as set, else derived from the search budget
+    /// ([`limits::REQUEST_MARGIN_MS`] past the longest search).
+    pub fn request_timeout_in_ms(&self) -> u64 {
+        self.request_timeout_ms
+            .unwrap_or_else(|| self.longest_search_ms().saturating_add(limits::REQUEST_MARGIN_MS))
+    }
+
+    /// [`Config::request_timeout_in_ms`] as a duration.
+    pub fn request_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.request_timeout_in_ms())
+    }
+
+    /// Refuses settings that contradict each other, or that would leave
+    /// the server unable to answer (README, "Configuration"): every
+    /// contradiction found, each naming its settings. Called before the
+    /// server is built.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        let mut problems = Vec::new();
+        if self.default_max_ms > self.max_ms_cap {
+            problems.push(format!(
+                "--default-max-ms (KIBITZ_DEFAULT_MAX_MS) = {} is above --max-ms-cap (KIBITZ_MAX_MS_CAP) = {}: \
+                 a search without max_ms would ask for more than any request may; lower the default or raise the cap",
+                self.default_max_ms, self.max_ms_cap
+            ));
+        }
+        if let Some(timeout) = self.request_timeout_ms {
+            let least = self.longest_search_ms().saturating_add(limits::MIN_REQUEST_MARGIN_MS);
+            if timeout < least {
+                problems.push(format!(
+                    "--request-timeout-ms (KIBITZ_REQUEST_TIMEOUT_MS) = {timeout} would cut off searches within \
+                     --max-ms-cap (KIBITZ_MAX_MS_CAP) = {} (and their wait for a worker, --search-queue-ms, \
+                     KIBITZ_SEARCH_QUEUE_MS = {}): it must be at least {least} ({} ms past the longer of the two); \
+                     leave it unset to derive it ({} ms)",
+                    self.max_ms_cap,
+                    self.search_queue_ms,
+                    limits::MIN_REQUEST_MARGIN_MS,
+                    self.longest_search_ms().saturating_add(limits::REQUEST_MARGIN_MS),
+                ));
+            }
+        }
+        if self.max_connections < limits::MIN_CONNECTIONS {
+            problems.push(format!(
+                "--max-connections (KIBITZ_MAX_CONNECTIONS) = {} is below {}: every new client would close \
+                 the connection of the last one (a keep-alive client and a health probe already need two)",
+                self.max_connections,
+                limits::MIN_CONNECTIONS
+            ));
+        }
+        if self.header_timeout_ms < limits::MIN_HEADER_TIMEOUT_MS {
+            problems.push(format!(
+                "--header-timeout-ms (KIBITZ_HEADER_TIMEOUT_MS) = {} is below {} ms: connections would be \
+                 closed before a client's headers could arrive",
+                self.header_timeout_ms,
+                limits::MIN_HEADER_TIMEOUT_MS
+            ));
+        }
+        if self.max_header_bytes < limits::MIN_HEADER_BYTES {
+            problems.push(format!(
+                "--max-header-bytes (KIBITZ_MAX_HEADER_BYTES) = {} is below {}: ordinary requests' headers \
+                 would be refused",
+                self.max_header_bytes,
+                limits::MIN_HEADER_BYTES
+            ));
+        }
+        if self.max_headers < limits::MIN_HEADERS {
+            problems.push(format!(
+                "--max-headers (KIBITZ_MAX_HEADERS) = {} is below {}: ordinary requests' headers would be refused",
+                self.max_headers,
+                limits::MIN_HEADERS
+            ));
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(ConfigError(problems))
+        }
+    }
+
+    /// Settings that do not contradict but are reconciled, or that cut
+    /// something short; the server logs each at start-up.
+    pub fn notes(&self) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.arena_max_total_ms > self.max_ms_cap {
+            notes.push(format!(
+                "--arena-max-total-ms (KIBITZ_ARENA_MAX_TOTAL_MS) = {} is above --max-ms-cap (KIBITZ_MAX_MS_CAP) \
+                 = {}: POST /arena runs are held to the cap",
+                self.arena_max_total_ms, self.max_ms_cap
+            ));
+        }
+        let timeout = self.request_timeout_in_ms();
+        if self.shutdown_grace_secs.saturating_mul(1000) < timeout {
+            notes.push(format!(
+                "--shutdown-grace-secs (KIBITZ_SHUTDOWN_GRACE_SECS) = {} is shorter than the request timeout \
+                 ({timeout} ms): a request in flight at shutdown may be cut off",
+                self.shutdown_grace_secs
+            ));
+        }
+        notes
+    }
 }
+
+/// The bounds [`Config::validate`] holds the settings to.
+pub mod limits {
+    /// The derived request timeout's margin past the longest search: the
+    /// search's last step, reading the body, writing the answer, a match's
+    /// database work.
+    pub const REQUEST_MARGIN_MS: u64 = 5_000;
+    /// The least margin an explicit request timeout must leave.
+    pub const MIN_REQUEST_MARGIN_MS: u64 = 1_000;
+    pub const MIN_CONNECTIONS: usize = 2;
+    pub const MIN_HEADER_TIMEOUT_MS: u64 = 100;
+    pub const MIN_HEADER_BYTES: usize = 1024;
+    pub const MIN_HEADERS: usize = 8;
+}
+
+/// Settings that contradict each other: each problem names its settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConfigError(pub Vec<String>);
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "contradictory settings, refused: {}", self.0.join("; "))
+    }
+}
+
+impl std::error::Error for ConfigError {}
 
 /// How `--memory-mib` is shared out: percent of the budget per cache, and
 /// the most one entry of each takes (estimates for the memos, whose entries
@@ -317,4 +459,120 @@ pub mod budget {
     pub const SEQUENCE_BYTES: usize = 64 * 1024;
     pub const ANSWER_BYTES: usize = 8 * 1024;
     pub const REVIEW_BYTES: usize = 256 * 1024;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The one problem `validate` finds in the defaults changed by `adjust`.
+    fn refused(adjust: impl FnOnce(&mut Config)) -> String {
+        let mut config = Config::defaults();
+        adjust(&mut config);
+        match config.validate() {
+            Err(ConfigError(problems)) if problems.len() == 1 => problems[0].clone(),
+            other => panic!("expected one problem, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_consistent_and_the_timeout_follows_the_cap() {
+        let mut config = Config::defaults();
+        assert_eq!(config.validate(), Ok(()));
+        assert!(config.notes().is_empty(), "{:?}", config.notes());
+        assert_eq!(config.request_timeout_ms, None);
+        // The old fixed default, now derived.
+        assert_eq!(config.request_timeout_in_ms(), 15_000);
+        config.max_ms_cap = 60_000;
+        assert_eq!(config.request_timeout_in_ms(), 65_000);
+        assert_eq!(config.validate(), Ok(()));
+        // A long wait for a worker counts as much as a search.
+        config.search_queue_ms = 90_000;
+        assert_eq!(config.request_timeout_in_ms(), 95_000);
+        // Set explicitly above the cap, it is taken as it is.
+        config.request_timeout_ms = Some(120_000);
+        assert_eq!(config.request_timeout_in_ms(), 120_000);
+        assert_eq!(config.validate(), Ok(()));
+    }
+
+    #[test]
+    fn a_default_budget_above_the_cap_is_refused_naming_both() {
+        let problem = refused(|c| c.default_max_ms = 30_000);
+        assert!(
+            problem.contains("--default-max-ms") && problem.contains("30000"),
+            "{problem}"
+        );
+        assert!(
+            problem.contains("--max-ms-cap") && problem.contains("10000"),
+            "{problem}"
+        );
+    }
+
+    #[test]
+    fn an_explicit_timeout_that_would_cut_a_search_short_is_refused() {
+        for timeout in [0, 5_000, 10_000, 10_999] {
+            let problem = refused(|c| c.request_timeout_ms = Some(timeout));
+            assert!(problem.contains("--request-timeout-ms"), "{problem}");
+            assert!(problem.contains("--max-ms-cap"), "{problem}");
+            assert!(problem.contains("at least 11000"), "{problem}");
+        }
+        let problem = refused(|c| {
+            c.search_queue_ms = 20_000;
+            c.request_timeout_ms = Some(15_000);
+        });
+        assert!(
+            problem.contains("--search-queue-ms") && problem.contains("at least 21000"),
+            "{problem}"
+        );
+        let mut config = Config::defaults();
+        config.request_timeout_ms = Some(11_000);
+        assert_eq!(config.validate(), Ok(()));
+    }
+
+    #[test]
+    fn connection_bounds_that_cannot_serve_are_refused() {
+        for n in [0, 1] {
+            let problem = refused(|c| c.max_connections = n);
+            assert!(
+                problem.contains("--max-connections") && problem.contains("below 2"),
+                "{problem}"
+            );
+        }
+        for ms in [0, 99] {
+            let problem = refused(|c| c.header_timeout_ms = ms);
+            assert!(problem.contains("--header-timeout-ms"), "{problem}");
+        }
+        assert!(refused(|c| c.max_header_bytes = 100).contains("--max-header-bytes"));
+        assert!(refused(|c| c.max_headers = 0).contains("--max-headers"));
+        let mut config = Config::defaults();
+        config.max_connections = 2;
+        config.header_timeout_ms = 100;
+        assert_eq!(config.validate(), Ok(()));
+    }
+
+    #[test]
+    fn every_contradiction_is_named_at_once() {
+        let mut config = Config::defaults();
+        config.default_max_ms = 30_000;
+        config.max_connections = 0;
+        config.request_timeout_ms = Some(0);
+        let error = config.validate().unwrap_err();
+        assert_eq!(error.0.len(), 3, "{error}");
+        let message = error.to_string();
+        for name in ["--default-max-ms", "--max-connections", "--request-timeout-ms"] {
+            assert!(message.contains(name), "{message}");
+        }
+    }
+
+    #[test]
+    fn reconciled_settings_are_noted() {
+        let mut config = Config::defaults();
+        config.max_ms_cap = 1_000;
+        config.default_max_ms = 1_000;
+        config.shutdown_grace_secs = 5;
+        let notes = config.notes();
+        assert_eq!(notes.len(), 2, "{notes:?}");
+        assert!(notes[0].contains("--arena-max-total-ms"), "{notes:?}");
+        assert!(notes[1].contains("--shutdown-grace-secs"), "{notes:?}");
+    }
 }

@@ -10,7 +10,7 @@ use super::extract::ApiJson;
 use super::state::AppState;
 use crate::arena::{Arena, ArenaError, ArenaSpec, Budget, Report};
 use crate::core::problem::Problem;
-use crate::matches::MatchError;
+use crate::matches::{read, MatchError};
 use crate::solve::run::{run_search, SearchBudget};
 
 #[derive(Deserialize)]
@@ -22,6 +22,7 @@ pub struct ArenaRequest {
     games: Option<u64>,
     seed: Option<u64>,
     max_ms: Option<u64>,
+    #[serde(default, deserialize_with = "read::optional_unique_keys")]
     options: Option<Value>,
     exact: Option<bool>,
 }

@@ -83,8 +83,9 @@ async fn query<E: QueryEndpoint>(
 /// into the game's own types as a match reads them (see [`record_part`]).
 #[derive(Deserialize)]
 struct Record {
-    #[serde(default)]
+    #[serde(default, deserialize_with = "read::optional_unique_keys")]
     options: Option<Value>,
+    #[serde(deserialize_with = "read::unique_keys_each")]
     moves: Vec<Value>,
     max_ms: Option<u64>,
 }

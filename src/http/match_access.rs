@@ -8,7 +8,7 @@ use subtle::ConstantTimeEq;
 
 use super::state::AppState;
 use crate::core::problem::Problem;
-use crate::store::StoredMatch;
+use crate::store::{Access, StoredMatch};
 
 /// Ids are public (they appear in URLs); tokens are the secret.
 pub const ID_BYTES: usize = 16;
@@ -37,17 +37,9 @@ pub fn bearer(headers: &HeaderMap) -> Result<&str, Problem> {
     Ok(token)
 }
 
-/// 403 unless the token hashes to the stored hash (compared in constant
-/// time, so the comparison leaks nothing about the hash).
-fn authorize(stored: &StoredMatch, token: &str) -> Result<(), Problem> {
-    if token_matches(&stored.token_hash, token) {
-        Ok(())
-    } else {
-        Err(Problem::new(
-            StatusCode::FORBIDDEN,
-            "the token does not belong to this match",
-        ))
-    }
+/// The answer to a token that does not hash to the stored hash.
+fn forbidden() -> Problem {
+    Problem::new(StatusCode::FORBIDDEN, "the token does not belong to this match")
 }
 
 /// True when `token` hashes to `stored_hash` (compared in constant time).
@@ -78,7 +70,9 @@ pub async fn load_authorized(state: &AppState, id: &str, headers: &HeaderMap) ->
 }
 
 /// Loads the match the request names, with at most `limit` history
-/// entries after ply `since`, and checks its token.
+/// entries after ply `since`, once its token is checked: the token is
+/// compared with the stored hash before the match is decoded or its
+/// history read, so a wrong token costs what an unknown id does.
 pub async fn load_authorized_page(
     state: &AppState,
     id: &str,
@@ -91,13 +85,15 @@ pub async fn load_authorized_page(
     if !is_match_id(id) {
         return Err(not_found());
     }
-    let stored = state
+    match state
         .store
-        .load_match_page(id, since, limit)
+        .load_match_page_if(id, since, limit, |hash| token_matches(hash, token))
         .await?
-        .ok_or_else(not_found)?;
-    authorize(&stored, token)?;
-    Ok(stored)
+    {
+        Access::Found(stored) => Ok(*stored),
+        Access::Missing => Err(not_found()),
+        Access::Refused => Err(forbidden()),
+    }
 }
 
 fn is_match_id(id: &str) -> bool {

@@ -20,6 +20,7 @@ use super::extract::{ApiJson, ApiQuery};
 use super::match_access::{load_authorized_page, token_hash, ID_BYTES};
 use super::state::AppState;
 use crate::core::problem::Problem;
+use crate::matches::read;
 use crate::matches::{
     Actor, AiContext, AiSpec, GameKind, HistoryEntry, Match, MatchError, MatchLimits, MatchResult, NewMatch, Status,
 };
@@ -38,7 +39,7 @@ pub struct HistorySince {
 #[derive(Deserialize)]
 pub struct MoveRequest {
     ply: u64,
-    #[serde(rename = "move")]
+    #[serde(rename = "move", deserialize_with = "read::unique_keys")]
     mv: Value,
 }
 
@@ -170,9 +171,12 @@ pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<New
     };
     let location = format!("/matches/{}", stored.id);
     let mut response = (StatusCode::CREATED, Json(match_body(&stored, Some(&token)))).into_response();
+    let headers = response.headers_mut();
     if let Ok(value) = HeaderValue::from_str(&location) {
-        response.headers_mut().insert(header::LOCATION, value);
+        headers.insert(header::LOCATION, value);
     }
+    // The answer carries the match's secret: no cache keeps it.
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     Ok(response)
 }
 

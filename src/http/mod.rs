@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod arena;
 pub mod catalog;
 mod compress;
+mod deadline;
 pub mod error;
 pub mod extract;
 pub mod games;
@@ -24,7 +25,6 @@ pub mod stream;
 mod transfer_encoding;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderValue, Method, StatusCode};
@@ -36,6 +36,7 @@ use tower_http::cors::{AllowOrigin, Any, CorsLayer};
 use tower_http::limit::RequestBodyLimitLayer;
 use tower_http::map_response_body::MapResponseBodyLayer;
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
@@ -67,22 +68,28 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
 }
 
 /// The methods served at a concrete path (templates such as `{id}` match any
-/// one segment).
+/// one segment), as a 405's `Allow` lists them: HEAD with every GET (axum
+/// answers it with the GET's headers).
 pub fn allowed_methods(path: &str) -> Vec<String> {
+    // Trimmed alike, so that "/" is the root's template too.
     let segments: Vec<&str> = path.trim_end_matches('/').split('/').collect();
     let matches = |template: &str| {
-        let parts: Vec<&str> = template.split('/').collect();
+        let parts: Vec<&str> = template.trim_end_matches('/').split('/').collect();
         parts.len() == segments.len()
             && parts
                 .iter()
                 .zip(&segments)
                 .all(|(t, s)| t == s || (t.starts_with('{') && t.ends_with('}')))
     };
-    routes()
-        .into_iter()
-        .filter(|(_, template, _)| matches(template))
-        .map(|(method, _, _)| method.to_string())
-        .collect()
+    let mut methods = Vec::new();
+    for (method, _, _) in routes().into_iter().filter(|(_, template, _)| matches(template)) {
+        let head = method == Method::GET;
+        methods.push(method.to_string());
+        if head {
+            methods.push(Method::HEAD.to_string());
+        }
+    }
+    methods
 }
 
 pub fn router(state: AppState) -> Router {
@@ -119,6 +126,8 @@ pub fn router(state: AppState) -> Router {
     }
     router.layer(DefaultBodyLimit::max(config.body_limit_bytes)).layer(
         ServiceBuilder::new()
+            // On every answer, the linger's own refusals included.
+            .layer(nosniff())
             // Outermost, so that neither the timeout nor the request's span
             // covers reading the unread rest of an oversized body.
             // It also refuses, unread, a body in a transfer coding hyper
@@ -145,11 +154,18 @@ pub fn router(state: AppState) -> Router {
             .layer(PropagateRequestIdLayer::x_request_id())
             // Not NDJSON: a compressor would hold a stream's lines back.
             .layer(compress::layer())
+            .layer(middleware::from_fn(no_cors_on_metrics))
             .layer(cors(&config))
             .layer(middleware::from_fn(problems::problem_for_plain_errors))
+            // The same limit over a streamed answer's whole body: the
+            // timeout layer's ends with the response's head.
+            .layer(middleware::from_fn_with_state(
+                config.request_timeout(),
+                deadline::bound_streams,
+            ))
             .layer(TimeoutLayer::with_status_code(
                 StatusCode::SERVICE_UNAVAILABLE,
-                Duration::from_millis(config.request_timeout_ms),
+                config.request_timeout(),
             ))
             // Refuses oversized bodies by Content-Length before reading
             // them; the extractors' limit catches streamed ones.
@@ -165,6 +181,38 @@ pub fn metrics_router(state: AppState) -> Router {
         .route_layer(middleware::from_fn(metrics::record))
         .fallback(not_found)
         .with_state(state)
+        .layer(nosniff())
+}
+
+/// `X-Content-Type-Options: nosniff`: a browser takes every answer as the
+/// type it says (a problem+json never runs as a script or a page).
+fn nosniff() -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::overriding(
+        axum::http::header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    )
+}
+
+/// `GET /metrics` is served to anyone who can reach the port (or
+/// `--metrics-bind` moves it), but never to a page of another origin: its
+/// answers carry no CORS headers, whatever `--cors-origins` allows.
+async fn no_cors_on_metrics(request: axum::extract::Request, next: middleware::Next) -> axum::response::Response {
+    let metrics = request.uri().path() == "/metrics";
+    let mut response = next.run(request).await;
+    if metrics {
+        let headers = response.headers_mut();
+        for name in [
+            axum::http::header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            axum::http::header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+            axum::http::header::ACCESS_CONTROL_ALLOW_METHODS,
+            axum::http::header::ACCESS_CONTROL_ALLOW_HEADERS,
+            axum::http::header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            axum::http::header::ACCESS_CONTROL_MAX_AGE,
+        ] {
+            headers.remove(name);
+        }
+    }
+    response
 }
 
 fn cors(config: &Config) -> CorsLayer {

@@ -41,7 +41,9 @@ pub async fn problem_for_plain_errors(request: Request, next: Next) -> Response 
     parts
         .headers
         .insert(header::CONTENT_TYPE, header::HeaderValue::from_static(PROBLEM_JSON));
-    if status == StatusCode::METHOD_NOT_ALLOWED && !parts.headers.contains_key(header::ALLOW) {
+    // axum's own `Allow` may be empty (at "/"): ours lists the methods.
+    let listed = parts.headers.get(header::ALLOW).is_some_and(|v| !v.is_empty());
+    if status == StatusCode::METHOD_NOT_ALLOWED && !listed {
         if let Ok(allow) = header::HeaderValue::from_str(&super::allowed_methods(&path).join(", ")) {
             parts.headers.insert(header::ALLOW, allow);
         }

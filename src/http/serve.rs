@@ -197,20 +197,6 @@ pub async fn serve(
         }
     };
     loop {
-        let slot = match Arc::clone(&slots).try_acquire_owned() {
-            Ok(slot) => slot,
-            Err(_) => {
-                warn("every connection slot is taken");
-                connections.close_oldest_idle();
-                tokio::select! {
-                    slot = Arc::clone(&slots).acquire_owned() => match slot {
-                        Ok(slot) => slot,
-                        Err(_) => break,
-                    },
-                    () = &mut signal => break,
-                }
-            }
-        };
         let accepted = tokio::select! {
             accepted = listener.accept() => accepted,
             () = &mut signal => break,
@@ -228,6 +214,24 @@ pub async fn serve(
             }
             // The client gave up before it was accepted: nothing to do.
             Err(_) => continue,
+        };
+        // A slot is taken once a client is there, not before: taken ahead,
+        // the last slot would close an idle connection (the newest one, as
+        // likely as not, before its request was read) for a client that
+        // may never come.
+        let slot = match Arc::clone(&slots).try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                warn("every connection slot is taken");
+                connections.close_oldest_idle();
+                tokio::select! {
+                    slot = Arc::clone(&slots).acquire_owned() => match slot {
+                        Ok(slot) => slot,
+                        Err(_) => break,
+                    },
+                    () = &mut signal => break,
+                }
+            }
         };
         next_id += 1;
         spawn_connection(

@@ -328,9 +328,9 @@ pub struct AiContext<'a> {
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 pub struct NewMatch {
     pub game: String,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::read::optional_unique_keys")]
     pub options: Option<Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::read::optional_unique_keys")]
     pub ai: Option<Value>,
     #[serde(default)]
     pub ai_first: Option<bool>,

@@ -3,10 +3,109 @@
 //! that name the field by its path (`options.rows`,
 //! `move.placements[2].row`).
 
-use serde::de::DeserializeOwned;
-use serde_json::Value;
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::{Map, Number, Value};
 
 use super::engine::MatchError;
+
+/// A JSON value of a request body, read as `serde_json::Value` reads one
+/// except that an object naming a key twice, at any depth, is refused:
+/// `Value` would keep the last, while serde refuses a struct's duplicate
+/// field. The parts of a body kept as JSON (`options`, `ai`, `move`, a
+/// record's moves) are held to the same rule as the body's own fields,
+/// with the same message (the body is then a 400 naming the key).
+pub(crate) struct UniqueKeys(pub Value);
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(UniqueKeysVisitor).map(UniqueKeys)
+    }
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> Visitor<'de> for UniqueKeysVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::Number(v.into()))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        UniqueKeys::deserialize(deserializer).map(|v| v.0)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+        while let Some(UniqueKeys(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if object.contains_key(&key) {
+                return Err(de::Error::custom(format_args!("duplicate field `{key}`")));
+            }
+            let UniqueKeys(value) = map.next_value()?;
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+/// `#[serde(deserialize_with)]` of a `Value` field: see [`UniqueKeys`].
+pub(crate) fn unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
+    UniqueKeys::deserialize(deserializer).map(|v| v.0)
+}
+
+/// The same for an `Option<Value>` field (null is None, as before); give
+/// it `#[serde(default)]` too, so that the field may be absent.
+pub(crate) fn optional_unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Option::<UniqueKeys>::deserialize(deserializer).map(|v| v.map(|v| v.0))
+}
+
+/// The same for a `Vec<Value>` field.
+pub(crate) fn unique_keys_each<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Value>, D::Error> {
+    Vec::<UniqueKeys>::deserialize(deserializer).map(|items| items.into_iter().map(|v| v.0).collect())
+}
 
 /// `value` read as a `T`; absent or null is `T`'s default (an object whose
 /// every field is optional).
@@ -105,6 +204,29 @@ mod tests {
         assert_eq!(move_error.to_string(), "move.col is not a known field; expected row");
         let missing = required::<Cell>(&json!({}), "move").unwrap_err();
         assert_eq!(missing.to_string(), "move.row is required");
+    }
+
+    #[test]
+    fn unique_keys_refuse_a_key_named_twice_at_any_depth() {
+        #[derive(Deserialize)]
+        struct Body {
+            #[serde(deserialize_with = "unique_keys")]
+            mv: Value,
+        }
+        let read = |text: &str| {
+            serde_json::from_str::<Body>(text)
+                .map(|b| b.mv)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            read(r#"{"mv": {"row": 1, "col": [2, {"a": null}], "x": -1.5, "s": "t", "b": true}}"#),
+            Ok(json!({"row": 1, "col": [2, {"a": null}], "x": -1.5, "s": "t", "b": true}))
+        );
+        let error = read(r#"{"mv": {"row": 1, "row": 2}}"#).unwrap_err();
+        assert!(error.starts_with("duplicate field `row`"), "{error}");
+        let error = read(r#"{"mv": {"placements": [{"row": 1, "col": 2, "col": 3}]}}"#).unwrap_err();
+        assert!(error.starts_with("duplicate field `col`"), "{error}");
+        assert_eq!(read(r#"{"mv": 18446744073709551615}"#), Ok(json!(u64::MAX)));
     }
 
     #[test]

@@ -43,6 +43,16 @@ pub enum SaveOutcome {
     StalePly,
 }
 
+/// What a load that checks the token first found.
+#[derive(Debug)]
+pub enum Access {
+    /// No match has this id.
+    Missing,
+    /// The check refused the match's token: nothing more was read.
+    Refused,
+    Found(Box<StoredMatch>),
+}
+
 /// Rows removed by one purge.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Purged {
@@ -185,6 +195,23 @@ impl Store {
     /// The match and at most `limit` history entries after ply `since`
     /// (the first ones); None when there is no such match.
     pub async fn load_match_page(&self, id: &str, since: u64, limit: u64) -> Result<Option<StoredMatch>, StoreError> {
+        Ok(match self.load_match_page_if(id, since, limit, |_| true).await? {
+            Access::Found(stored) => Some(*stored),
+            Access::Missing | Access::Refused => None,
+        })
+    }
+
+    /// The same, once `allowed` has accepted the match's stored token hash:
+    /// it sees the hash first, so a request with a wrong token costs one
+    /// row's read, like an unknown id, not the decoding of the match and
+    /// the reading of its history.
+    pub async fn load_match_page_if(
+        &self,
+        id: &str,
+        since: u64,
+        limit: u64,
+        allowed: impl FnOnce(&str) -> bool,
+    ) -> Result<Access, StoreError> {
         let row = sqlx::query(
             "SELECT id, game, token_hash, options, ai, ai_first, status, ply, state, legal_moves, result, \
              created_at, updated_at, saved FROM matches WHERE id = $1",
@@ -193,8 +220,11 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         let Some(row) = row else {
-            return Ok(None);
+            return Ok(Access::Missing);
         };
+        if !allowed(&row.try_get::<String, _>("token_hash")?) {
+            return Ok(Access::Refused);
+        }
         let mut stored = decode_match(&row, self.games)?;
         let events = sqlx::query(
             "SELECT ply, actor, move, roll, at FROM match_events WHERE match_id = $1 AND ply > $2 ORDER BY ply LIMIT $3",
@@ -205,7 +235,7 @@ impl Store {
         .fetch_all(&self.pool)
         .await?;
         stored.history = events.iter().map(decode_event).collect::<Result<_, _>>()?;
-        Ok(Some(stored))
+        Ok(Access::Found(Box::new(stored)))
     }
 
     /// Saves the match after a move, provided its stored ply is still

@@ -15,7 +15,7 @@ use thiserror::Error;
 
 pub mod matches;
 
-pub use matches::{Purged, SaveOutcome, StoredEvent, StoredMatch};
+pub use matches::{Access, Purged, SaveOutcome, StoredEvent, StoredMatch};
 
 /// Times as stored and shown: RFC 3339 in UTC with milliseconds, one fixed
 /// width, so that comparing the text compares the times.

@@ -827,8 +827,13 @@ async fn chess_arena_games_end_and_stockfish_beats_random() {
 async fn a_record_too_long_to_review_within_the_request_time_is_a_422_saying_why() {
     // One engine and 1.3 s a request: 300 ms of searches, 6 positions of
     // 50 ms. Refused before any engine starts, so no Stockfish is needed.
+    // (A timeout this short needs the cap, and the wait for a worker, 1 s
+    // under it.)
     let app = spawn_app_on(TestDb::Sqlite, |c| {
-        c.request_timeout_ms = 1300;
+        c.max_ms_cap = 300;
+        c.default_max_ms = 300;
+        c.search_queue_ms = 300;
+        c.request_timeout_ms = Some(1300);
         chess_settings(c).engine_count = 1;
     })
     .await;

@@ -165,3 +165,76 @@ async fn a_bad_query_string_is_a_400_problem() {
         .await
         .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
 }
+
+/// A body as raw text: serde_json's `json!` cannot name a key twice.
+async fn post_text(app: &crate::helpers::TestApp, path: &str, body: &str) -> crate::helpers::TestResponse {
+    app.post_raw(path, Some("application/json"), body.to_string()).await
+}
+
+#[tokio::test]
+async fn a_key_named_twice_is_a_400_naming_it_inside_objects_as_at_the_top() {
+    let app = crate::helpers::spawn_ready_app().await;
+    // At the top, as before.
+    let r = post_text(&app, "/matches", r#"{"game": "ishitori", "game": "pig"}"#).await;
+    let detail = r.assert_problem(StatusCode::BAD_REQUEST);
+    assert!(detail.contains("duplicate field `game`"), "{detail}");
+    // Inside the parts kept as JSON, at any depth.
+    let created = app.post_json("/matches", &json!({"game": "ishitori"})).await.json();
+    let (id, token) = (created["id"].as_str().unwrap(), created["token"].as_str().unwrap());
+    let moves = format!("/matches/{id}/moves");
+    let play = |body: &'static str| {
+        let request = axum::http::Request::post(&moves)
+            .header("content-type", "application/json")
+            .header("authorization", format!("Bearer {token}"))
+            .body(axum::body::Body::from(body))
+            .unwrap();
+        app.send(request)
+    };
+    for (path, body, key) in [
+        (
+            "/matches",
+            r#"{"game": "ishitori", "options": {"remaining": 5, "remaining": 9}}"#,
+            "remaining",
+        ),
+        (
+            "/matches",
+            r#"{"game": "ishitori", "ai": {"level": 1, "level": 10}}"#,
+            "level",
+        ),
+        (
+            "/arena",
+            r#"{"game": "ishitori", "a": "best", "b": "random", "games": 2, "options": {"take": [1], "take": [2]}}"#,
+            "take",
+        ),
+        (
+            "/tictactoe/review",
+            r#"{"moves": [{"row": 1, "col": 1, "col": 2}]}"#,
+            "col",
+        ),
+        (
+            "/tictactoe/review",
+            r#"{"options": {"rows": 3, "cols": 3, "rows": 4}, "moves": []}"#,
+            "rows",
+        ),
+    ] {
+        let detail = post_text(&app, path, body)
+            .await
+            .assert_problem(StatusCode::BAD_REQUEST);
+        assert!(
+            detail.contains(&format!("duplicate field `{key}`")),
+            "{path} {body}: {detail}"
+        );
+    }
+    let detail = play(r#"{"ply": 0, "move": {"take": 1, "take": 3}}"#)
+        .await
+        .assert_problem(StatusCode::BAD_REQUEST);
+    assert!(detail.contains("duplicate field `take`"), "{detail}");
+    // Nothing was played: the same move once is.
+    let played = play(r#"{"ply": 0, "move": {"take": 1}}"#).await;
+    assert_eq!(
+        played.status,
+        StatusCode::OK,
+        "{}",
+        String::from_utf8_lossy(&played.body)
+    );
+}

@@ -218,6 +218,40 @@ async fn at_the_connection_cap_the_longest_idle_connection_makes_room() {
     server.shutdown().await.unwrap();
 }
 
+/// At the smallest cap allowed, a client arriving while the other
+/// connection is busy is answered: a slot is taken when a client comes,
+/// so the newcomer is never the "idle" connection closed to make room
+/// (taken ahead, it was, before its request was read).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_two_connections_a_busy_one_and_a_fresh_client_are_both_answered() {
+    let (server, _dir) = serve(|c| c.max_connections = 2).await;
+    let mut busy = TcpStream::connect(server.addr).await.unwrap();
+    let board: Vec<String> = (0..11)
+        .map(|r| if r == 5 { ".....X.....".into() } else { ".".repeat(11) })
+        .collect();
+    let body = json!({"board": board, "k": 5, "max_ms": 1500}).to_string();
+    busy.write_all(
+        format!(
+            "POST /tictactoe/move HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    for _ in 0..3 {
+        let started = Instant::now();
+        assert!(healthz(server.addr).await.starts_with("HTTP/1.1 200"));
+        assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
+    }
+    let mut answer = Vec::new();
+    busy.read_to_end(&mut answer).await.unwrap();
+    assert!(String::from_utf8_lossy(&answer).starts_with("HTTP/1.1 200"));
+    server.shutdown().await.unwrap();
+}
+
 #[tokio::test]
 async fn a_match_stops_growing_at_its_ply_limit_and_its_history_comes_in_pages() {
     let app = spawn_app_on(TestDb::Sqlite, |c| {

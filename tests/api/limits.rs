@@ -211,3 +211,57 @@ async fn one_memory_figure_bounds_every_cache() {
         + c.games.of::<ChessSettings>().cache_entries * 16 * 1024;
     assert!(worst <= 512 << 20, "{worst}");
 }
+
+/// Othello's 8x8 start: far from solved, so a search runs its whole
+/// budget.
+fn othello_opening(max_ms: u64, streamed: bool) -> Request<Body> {
+    let board = [
+        "........", "........", "........", "...OX...", "...XO...", "........", "........", "........",
+    ];
+    let mut request = Request::builder()
+        .method(Method::POST)
+        .uri("/othello/move")
+        .header(header::CONTENT_TYPE, "application/json");
+    if streamed {
+        request = request.header(header::ACCEPT, "application/x-ndjson");
+    }
+    request
+        .body(Body::from(
+            json!({"board": board, "player": "X", "max_ms": max_ms}).to_string(),
+        ))
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_request_timeout_follows_the_cap_so_a_search_within_it_is_answered_plain_or_streamed() {
+    // The case is a 60 s cap and max_ms 30000 against a fixed 15 s
+    // timeout; the same at a scale a test can wait for: unset, the timeout
+    // is the cap plus 5 s, whatever the cap is.
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.max_ms_cap = 6_000;
+        c.search_concurrency = 2;
+        c.search_queue_ms = 2_000;
+    })
+    .await;
+    assert_eq!(app.state.config.request_timeout_ms, None);
+    assert_eq!(app.state.config.request_timeout_in_ms(), 11_000);
+    let started = std::time::Instant::now();
+    let (plain, streamed) = tokio::join!(
+        app.send(othello_opening(4_000, false)),
+        app.send(othello_opening(4_000, true))
+    );
+    let took = started.elapsed();
+    assert_eq!(plain.status, StatusCode::OK, "{}", String::from_utf8_lossy(&plain.body));
+    assert_eq!(plain.json()["solved"], false);
+    assert_eq!(streamed.status, StatusCode::OK);
+    assert_eq!(streamed.content_type(), "application/x-ndjson");
+    let text = String::from_utf8(streamed.body.clone()).unwrap();
+    let last: serde_json::Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    assert_eq!(last["final"], true, "{text}");
+    assert!(last["move"]["square"].is_string(), "{last}");
+    // Both searched their whole budget, and answered within it.
+    assert!(
+        took >= Duration::from_millis(3_900) && took < Duration::from_secs(9),
+        "{took:?}"
+    );
+}

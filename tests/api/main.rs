@@ -10,6 +10,7 @@ mod connect_four_brute;
 mod durability;
 mod errors;
 mod games;
+mod headers;
 mod health;
 mod helpers;
 mod hostile;

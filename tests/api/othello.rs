@@ -431,7 +431,7 @@ async fn ffo_40_through_the_api_scores_as_published() {
         .collect();
     let app = crate::helpers::spawn_app_on(crate::helpers::TestDb::Sqlite, |c| {
         c.max_ms_cap = 120_000;
-        c.request_timeout_ms = 150_000;
+        c.request_timeout_ms = Some(150_000);
     })
     .await;
     let body = json!({"board": rows, "player": fields[2], "max_ms": 120_000});

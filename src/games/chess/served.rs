@@ -163,7 +163,7 @@ impl ServedGame for ChessGame {
         let config = &services.config;
         // What the request's own time limit leaves, less a second for the
         // engines' start-up and the answer.
-        let longest = config.request_timeout_ms.saturating_sub(REVIEW_MARGIN_MS);
+        let longest = config.request_timeout_in_ms().saturating_sub(REVIEW_MARGIN_MS);
         let budget = config.search_budget_ms(max_ms);
         let ms = match record::review_ms(budget, replayed.positions(), analyzer.pool().size(), longest) {
             Ok(ms) => ms,
