@@ -8,7 +8,7 @@
 use crate::arena::ArenaGames;
 use crate::catalog::GameEntry;
 use crate::config::{Config, GameCommands, GameConfigs};
-use crate::games::{chess, connect_four, ishitori, nine_square, number_square, othello, pig, tictactoe};
+use crate::games::{chess, connect_four, ishitori, kalah, nine_square, number_square, othello, pig, tictactoe};
 use crate::matches::turns::TurnGame;
 use crate::matches::{Adapter, MatchGames};
 use crate::serve::{ServedGame, Services};
@@ -120,6 +120,7 @@ games!(
     connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame, commands connect_four::cli::ConnectFourCommand;
     othello::matches::OthelloMatch, served othello::OthelloGame;
     chess::matches::ChessMatch, served chess::ChessGame, settings chess::settings::ChessSettings;
+    kalah::matches::KalahMatch, served kalah::KalahGame, commands kalah::book::KalahCommand;
 );
 
 /// Whether two ids are the same (`str`'s `==` is not usable in a const).

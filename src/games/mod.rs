@@ -4,6 +4,7 @@
 pub mod chess;
 pub mod connect_four;
 pub mod ishitori;
+pub mod kalah;
 pub mod nine_square;
 pub mod number_square;
 pub mod othello;

@@ -70,6 +70,8 @@ fn one_of_each() -> Vec<Value> {
         // Two empties: solved by the last-empties code, no table involved,
         // so a warm answer is the same each time, nodes included.
         json!({"game": "othello", "board": ["XXXX", "XXXX", "XXOO", "XO.."], "player": "X"}),
+        // One move, which ends the game: nothing to search.
+        json!({"game": "kalah", "board": {"south": [0, 0, 1], "north": [1, 0, 3], "south_store": 4, "north_store": 7}, "to_move": "south"}),
         // Within the batch's budget, so its cache key is the one of the
         // request alone: the warm answer is the cached one.
         json!({"game": "chess", "fen": "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "depth": 6, "max_ms": 500}),

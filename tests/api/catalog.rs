@@ -67,8 +67,8 @@ async fn every_review_endpoint_in_the_catalog_is_served() {
         served += 1;
     }
     assert_eq!(
-        served, 6,
-        "pig, tictactoe, ishitori, connect-four, othello and chess have reviews"
+        served, 7,
+        "pig, tictactoe, ishitori, connect-four, othello, chess and kalah have reviews"
     );
 }
 

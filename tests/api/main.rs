@@ -14,6 +14,7 @@ mod headers;
 mod health;
 mod helpers;
 mod hostile;
+mod kalah;
 mod limits;
 mod logs;
 mod matches;

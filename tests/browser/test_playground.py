@@ -474,6 +474,41 @@ class Playground(unittest.TestCase):
         self.assertEqual(m["result"]["scores"]["human"] + m["result"]["scores"]["ai"], 16)
         self.shot("othello.png")
 
+    def test_kalah_counts_the_seeds_scores_the_houses_and_a_whole_match_plays(self):
+        self.start("kalah", {"houses": 4, "seeds": 3}, level=10)
+        m = self.server_match()
+        pits = self.els("#board .mancala .pit")
+        self.assertEqual(len(pits), 8)
+        shown = sorted(int(e.get_attribute("data-house")) for e in self.els("#board .mancala .pit.legal"))
+        self.assertEqual(shown, sorted(mv["house"] for mv in m["legal_moves"]), "the highlighted houses are the legal moves")
+        # Every house's exact margin, as /kalah/move gives it, under the house.
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: len(self.els("#board .mancala .square-score")) == len(m["legal_moves"]), message="the house scores")
+        status, direct = api("POST", "/kalah/move", {"board": m["state"]["board"], "to_move": m["state"]["to_move"], "max_ms": 800})
+        self.assertEqual(status, 200, direct)
+        self.assertTrue(direct["solved"], direct)
+        side = m["state"]["to_move"]
+        scored = {
+            int(e.find_element(By.XPATH, "..").get_attribute("data-house")): e.text
+            for e in self.els(f"#board .mancala .pit[data-side='{side}'] .square-score")
+        }
+        self.assertEqual(scored, {mv["house"]: str(mv["score"]) for mv in direct["moves"]})
+        self.shot("kalah-analysis.png")
+        for _ in range(40):
+            if self.body_data("status") != "in_progress":
+                break
+            before = self.ply()
+            self.els("#board .mancala .pit.legal")[0].click()
+            self.after_move(before)
+        self.assertEqual(self.body_data("status"), "finished")
+        m = self.server_match()
+        board = m["state"]["board"]
+        stores = [e.text for e in self.els("#board .mancala .store")]
+        self.assertEqual(stores, [str(board["north_store"]), str(board["south_store"])])
+        self.assertEqual(m["result"]["scores"]["human"] + m["result"]["scores"]["ai"], 24)
+        self.assertEqual(len(self.els("#history li")), m["ply"])
+        self.shot("kalah.png")
+
     def chess_pieces_shown(self):
         return {
             e.get_attribute("data-square"): e.get_attribute("data-piece")
@@ -787,7 +822,13 @@ class Playground(unittest.TestCase):
 
     def test_phone_sized_screen_needs_no_sideways_scrolling(self):
         self.driver.set_window_size(*PHONE)
-        for game, name in (("pig", "pig-phone.png"), ("nine-square", "nine-square-phone.png"), ("tictactoe", "tictactoe-phone.png"), ("connect-four", "connect-four-phone.png")):
+        # Every game of the catalog that can be played here.
+        status, catalog = api("GET", "/games")
+        self.assertEqual(status, 200)
+        games = [g["id"] for g in catalog["games"] if g["endpoints"]["matches"] and g.get("available", True)]
+        self.assertGreater(len(games), 0)
+        for game in games:
+            name = f"{game}-phone.png"
             self.start(game)
             overflow = self.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
             self.assertLessEqual(overflow, 0, f"{game} is wider than the phone's screen")

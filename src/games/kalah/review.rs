@@ -1,0 +1,111 @@
+//! Kalah reviews. Options `{houses, seeds, capture}`; moves `{"house"}`,
+//! South first, a player who earned another move moving again. Each
+//! position is analysed by the solver: a move's value is its exact final
+//! margin where proved, else the search's estimate with `exact: false`.
+
+use serde_json::Value;
+
+use super::api::KalahSolver;
+use super::matches::{HouseMove, Options};
+use super::rules::Position;
+use crate::core::outcome::Outcome;
+use crate::review::driver::{self, MoveValue, Valuation, Valuer};
+use crate::review::{outcome_value, Review, ReviewError, Step};
+use crate::solve::limits::SearchLimits;
+
+/// Margins this far apart are about a likely win from a likely loss.
+const SEEDS_PER_UNIT: f64 = 3.0;
+
+/// A move's value: its final margin (exact when `solved`).
+pub(crate) struct HouseValue {
+    score: i32,
+    solved: bool,
+}
+
+impl HouseValue {
+    fn outcome(&self) -> Outcome {
+        match self.score.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+}
+
+impl MoveValue for HouseValue {
+    type Rank = i32;
+
+    fn rank(&self) -> i32 {
+        self.score
+    }
+
+    /// A proved margin's sign is its outcome; an estimate's points are a
+    /// logistic of its seeds.
+    fn points(&self) -> f64 {
+        if self.solved {
+            self.outcome().points()
+        } else {
+            1.0 / (1.0 + (-f64::from(self.score) / SEEDS_PER_UNIT).exp())
+        }
+    }
+
+    fn shown(&self) -> Value {
+        outcome_value(
+            self.solved.then(|| self.outcome()),
+            None,
+            self.points(),
+            Some(self.score),
+        )
+    }
+}
+
+impl Valuer<Position> for KalahSolver {
+    type Value = HouseValue;
+
+    fn value(
+        &self,
+        game: &Position,
+        _played: u8,
+        limits: &SearchLimits,
+    ) -> Result<Valuation<u8, HouseValue>, ReviewError> {
+        let analysis = self.analyse(game, limits);
+        let moves: Vec<(u8, HouseValue)> = analysis
+            .houses
+            .iter()
+            .map(|h| {
+                (
+                    h.house,
+                    HouseValue {
+                        score: h.value,
+                        solved: h.solved,
+                    },
+                )
+            })
+            .collect();
+        let proved = moves.iter().all(|(_, v)| v.solved);
+        Ok(Valuation::Moves { moves, proved })
+    }
+
+    fn show(&self, _game: &Position, house: u8) -> Value {
+        serde_json::to_value(HouseMove { house }).unwrap_or(Value::Null)
+    }
+}
+
+/// Validates the whole record, then reviews it within `limits` (a quick
+/// try, `give_up_inexact`, answers None unless every value is proved).
+pub fn review(
+    solver: &KalahSolver,
+    options: &Options,
+    steps: &[Step<HouseMove>],
+    names: [&str; 2],
+    limits: &SearchLimits,
+    give_up_inexact: bool,
+) -> Result<Option<Review>, ReviewError> {
+    let read = |game: &Position, mv: &HouseMove| {
+        let mut after = *game;
+        after.play(mv.house).map(|_| mv.house)
+    };
+    let rules = options.rules().map_err(ReviewError::Options)?;
+    let decisions = driver::replay(rules.start(), steps, names, read)?;
+    driver::review("kalah", &decisions, names, solver, limits, give_up_inexact)
+}
