@@ -19,6 +19,7 @@
 
 pub(crate) mod driver;
 pub mod history;
+pub(crate) mod margin;
 pub mod run;
 
 use std::time::Duration;

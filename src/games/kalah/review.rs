@@ -8,78 +8,35 @@ use serde_json::Value;
 use super::api::KalahSolver;
 use super::matches::{HouseMove, Options};
 use super::rules::Position;
-use crate::core::outcome::Outcome;
-use crate::review::driver::{self, MoveValue, Valuation, Valuer};
-use crate::review::{outcome_value, Review, ReviewError, Step};
+use crate::review::driver::{self, Valuation, Valuer};
+use crate::review::margin::MarginValue;
+use crate::review::{Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
 
 /// Margins this far apart are about a likely win from a likely loss.
 const SEEDS_PER_UNIT: f64 = 3.0;
 
-/// A move's value: its final margin (exact when `solved`).
-pub(crate) struct HouseValue {
-    score: i32,
-    solved: bool,
-}
-
-impl HouseValue {
-    fn outcome(&self) -> Outcome {
-        match self.score.signum() {
-            1 => Outcome::Win,
-            0 => Outcome::Draw,
-            _ => Outcome::Loss,
-        }
-    }
-}
-
-impl MoveValue for HouseValue {
-    type Rank = i32;
-
-    fn rank(&self) -> i32 {
-        self.score
-    }
-
-    /// A proved margin's sign is its outcome; an estimate's points are a
-    /// logistic of its seeds.
-    fn points(&self) -> f64 {
-        if self.solved {
-            self.outcome().points()
-        } else {
-            1.0 / (1.0 + (-f64::from(self.score) / SEEDS_PER_UNIT).exp())
-        }
-    }
-
-    fn shown(&self) -> Value {
-        outcome_value(
-            self.solved.then(|| self.outcome()),
-            None,
-            self.points(),
-            Some(self.score),
-        )
-    }
-}
-
 impl Valuer<Position> for KalahSolver {
-    type Value = HouseValue;
+    type Value = MarginValue;
 
     fn value(
         &self,
         game: &Position,
         _played: u8,
         limits: &SearchLimits,
-    ) -> Result<Valuation<u8, HouseValue>, ReviewError> {
+    ) -> Result<Valuation<u8, MarginValue>, ReviewError> {
         let analysis = self.analyse(game, limits);
-        let moves: Vec<(u8, HouseValue)> = analysis
+        let moves: Vec<(u8, MarginValue)> = analysis
             .houses
             .iter()
             .map(|h| {
-                (
-                    h.house,
-                    HouseValue {
-                        score: h.value,
-                        solved: h.solved,
-                    },
-                )
+                let value = MarginValue {
+                    score: h.value,
+                    solved: h.solved,
+                    plies: None,
+                    per_unit: SEEDS_PER_UNIT,
+                };
+                (h.house, value)
             })
             .collect();
         let proved = moves.iter().all(|(_, v)| v.solved);

@@ -10,77 +10,39 @@ use super::analyse::OthelloEngine;
 use super::board::Othello;
 use super::matches::Options;
 use super::square::OthelloMove;
-use crate::core::outcome::Outcome;
-use crate::review::driver::{self, MoveValue, Valuation, Valuer};
-use crate::review::{outcome_value, Review, ReviewError, Step};
+use crate::review::driver::{self, Valuation, Valuer};
+use crate::review::margin::MarginValue;
+use crate::review::{Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
 
 /// Disc differences this far apart are about a likely win from a likely
 /// loss: the scale on which an estimate becomes points.
 const DISCS_PER_UNIT: f64 = 4.0;
 
-/// A move's value: its score (exact when `solved`, else an estimate).
-pub(crate) struct SquareValue {
-    score: i32,
-    solved: bool,
-    empties: u32,
-}
-
-impl SquareValue {
-    fn outcome(&self) -> Outcome {
-        match self.score.signum() {
-            1 => Outcome::Win,
-            0 => Outcome::Draw,
-            _ => Outcome::Loss,
-        }
-    }
-}
-
-impl MoveValue for SquareValue {
-    type Rank = i32;
-
-    fn rank(&self) -> i32 {
-        self.score
-    }
-
-    /// A proved score's sign is its outcome; an estimate's points are a
-    /// logistic of its discs.
-    fn points(&self) -> f64 {
-        if self.solved {
-            self.outcome().points()
-        } else {
-            1.0 / (1.0 + (-f64::from(self.score) / DISCS_PER_UNIT).exp())
-        }
-    }
-
-    fn shown(&self) -> Value {
-        outcome_value(
-            self.solved.then(|| self.outcome()),
-            self.solved.then_some(self.empties),
-            self.points(),
-            Some(self.score),
-        )
+/// A move's value: its disc difference, the empties its plies to the end.
+fn square_value(score: i32, solved: bool, empties: u32) -> MarginValue {
+    MarginValue {
+        score,
+        solved,
+        plies: Some(empties),
+        per_unit: DISCS_PER_UNIT,
     }
 }
 
 impl Valuer<Othello> for OthelloEngine {
-    type Value = SquareValue;
+    type Value = MarginValue;
 
     fn value(
         &self,
         game: &Othello,
         _played: OthelloMove,
         limits: &SearchLimits,
-    ) -> Result<Valuation<OthelloMove, SquareValue>, ReviewError> {
+    ) -> Result<Valuation<OthelloMove, MarginValue>, ReviewError> {
         let empties = game.empties();
         if game.must_pass() {
             // No choice: a pass is the best move, worth the position itself.
             let analysis = self.analyse(game, limits);
-            let value = SquareValue {
-                score: analysis.score,
-                solved: analysis.solved,
-                empties,
-            };
+            let value = square_value(analysis.score, analysis.solved, empties);
             let proved = value.solved;
             return Ok(Valuation::Moves {
                 moves: vec![(OthelloMove::Pass, value)],
@@ -88,17 +50,10 @@ impl Valuer<Othello> for OthelloEngine {
             });
         }
         let analysis = self.analyse(game, limits);
-        let moves: Vec<(OthelloMove, SquareValue)> = analysis
+        let moves: Vec<(OthelloMove, MarginValue)> = analysis
             .moves
             .iter()
-            .map(|m| {
-                let value = SquareValue {
-                    score: m.score,
-                    solved: m.solved,
-                    empties,
-                };
-                (OthelloMove::Play(m.square), value)
-            })
+            .map(|m| (OthelloMove::Play(m.square), square_value(m.score, m.solved, empties)))
             .collect();
         let proved = moves.iter().all(|(_, v)| v.solved);
         Ok(Valuation::Moves { moves, proved })

@@ -1,0 +1,58 @@
+//! The value of a move in the games scored by a final margin (Othello's
+//! discs, Kalah's seeds): the margin, exact when proved, else the search's
+//! estimate, whose points are a logistic of the margin on the game's own
+//! scale.
+
+use serde_json::Value;
+
+use super::driver::MoveValue;
+use super::outcome_value;
+use crate::core::outcome::Outcome;
+
+pub(crate) struct MarginValue {
+    /// The mover's final margin (exact when `solved`).
+    pub score: i32,
+    pub solved: bool,
+    /// Plies to the end of the game, where the game knows them.
+    pub plies: Option<u32>,
+    /// Margins this far apart are about a likely win from a likely loss:
+    /// the scale on which an estimate becomes points.
+    pub per_unit: f64,
+}
+
+impl MarginValue {
+    fn outcome(&self) -> Outcome {
+        match self.score.signum() {
+            1 => Outcome::Win,
+            0 => Outcome::Draw,
+            _ => Outcome::Loss,
+        }
+    }
+}
+
+impl MoveValue for MarginValue {
+    type Rank = i32;
+
+    fn rank(&self) -> i32 {
+        self.score
+    }
+
+    /// A proved margin's sign is its outcome; an estimate's points are a
+    /// logistic of the margin.
+    fn points(&self) -> f64 {
+        if self.solved {
+            self.outcome().points()
+        } else {
+            1.0 / (1.0 + (-f64::from(self.score) / self.per_unit).exp())
+        }
+    }
+
+    fn shown(&self) -> Value {
+        outcome_value(
+            self.solved.then(|| self.outcome()),
+            self.plies.filter(|_| self.solved),
+            self.points(),
+            Some(self.score),
+        )
+    }
+}
