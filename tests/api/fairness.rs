@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 use crate::helpers::{spawn_app_on, TestApp, TestDb, TestResponse};
 
 /// A request from `client` (10.0.0.`client`).
-fn from(client: u8, method: Method, path: &str, token: Option<&str>, body: Option<&Value>) -> Request<Body> {
+pub fn from(client: u8, method: Method, path: &str, token: Option<&str>, body: Option<&Value>) -> Request<Body> {
     let mut request = Request::builder().method(method).uri(path);
     if let Some(token) = token {
         request = request.header(header::AUTHORIZATION, format!("Bearer {token}"));
