@@ -194,9 +194,16 @@ pub struct Config {
     /// Searches that may run at once (0: one per CPU). Cheap lookups never wait for them.
     #[arg(long, env = "KIBITZ_SEARCH_CONCURRENCY", default_value_t = 0)]
     pub search_concurrency: usize,
-    /// How long a search waits for a free worker before the answer is 503.
-    #[arg(long, env = "KIBITZ_SEARCH_QUEUE_MS", default_value_t = 500)]
+    /// The longest a search waits for a free worker before the answer is
+    /// 503; a search never waits past its own budget (max_ms), and work
+    /// without one (a match's move, a Pig table) at most default_max_ms.
+    #[arg(long, env = "KIBITZ_SEARCH_QUEUE_MS", default_value_t = 10_000)]
     pub search_queue_ms: u64,
+    /// How long a search or engine call keeps its worker while a client
+    /// holding fewer workers waits, in ms: past it, the search is asked to
+    /// stop early and answers its best so far (see README, "Fairness").
+    #[arg(long, env = "KIBITZ_SEARCH_SLICE_MS", default_value_t = 200)]
+    pub search_slice_ms: u64,
     /// Requests per second allowed per client address (0: no limit).
     #[arg(long, env = "KIBITZ_RATE_LIMIT_PER_SEC", default_value_t = 0)]
     pub rate_limit_per_sec: u32,

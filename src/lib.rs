@@ -8,6 +8,7 @@ pub mod cli;
 pub mod config;
 pub mod core;
 pub mod engines;
+pub mod fair;
 pub mod games;
 pub mod hash;
 pub mod http;

@@ -26,8 +26,12 @@ pub struct EngineConfig {
     pub hash_mib: u32,
     /// The `Threads` option (per process).
     pub threads: u32,
-    /// How long a search waits for a free process before `Busy`.
+    /// How long a search waits for a free process before `Busy` (never
+    /// past its own deadline).
     pub queue_wait: Duration,
+    /// How long a search keeps its process while a client holding fewer
+    /// waits; then it is asked to stop early (see [`crate::fair`]).
+    pub slice: Duration,
     /// Bound on the `uci` handshake of a new process.
     pub handshake_timeout: Duration,
     /// Bound on `isready` after `ucinewgame` and option changes (clearing a
@@ -56,7 +60,8 @@ impl EngineConfig {
             count: 0,
             hash_mib: 16,
             threads: 1,
-            queue_wait: Duration::from_secs(1),
+            queue_wait: Duration::from_secs(10),
+            slice: Duration::from_millis(200),
             handshake_timeout: Duration::from_secs(5),
             ready_timeout: Duration::from_secs(2),
             answer_wait: Duration::from_millis(40),

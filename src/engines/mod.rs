@@ -13,7 +13,7 @@ pub mod pool;
 pub mod uci;
 
 pub use config::EngineConfig;
-pub use pool::EnginePool;
+pub use pool::{EngineLease, EnginePool};
 pub use uci::{DepthReport, PvLine, Score, SearchJob, SearchOutput};
 
 /// What can go wrong with an engine. The HTTP layer maps `Unavailable` and
@@ -39,6 +39,10 @@ pub enum EngineError {
     /// The process broke the protocol (or kibitz refused to send a command).
     #[error("engine protocol error: {0}")]
     Protocol(String),
+    /// The engine answered, but not with what the question needs (no
+    /// evaluation, no legal move); the process is kept.
+    #[error("the engine's answer could not be used: {0}")]
+    Unusable(String),
 }
 
 impl EngineError {
@@ -47,7 +51,9 @@ impl EngineError {
     pub fn retry_after_secs(&self) -> Option<u64> {
         match self {
             EngineError::Busy { retry_after_secs, .. } => Some(*retry_after_secs),
-            EngineError::Died(_) | EngineError::Hung(_) | EngineError::Protocol(_) => Some(1),
+            EngineError::Died(_) | EngineError::Hung(_) | EngineError::Protocol(_) | EngineError::Unusable(_) => {
+                Some(1)
+            }
             EngineError::Unavailable(_) | EngineError::Spawn(_) => None,
         }
     }

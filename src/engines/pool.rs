@@ -2,9 +2,14 @@
 //!
 //! At most `count` processes, started at first use. A search holds a
 //! permit and a process for its whole length, so each search has the
-//! engine to itself; a search that finds every permit taken waits at most
+//! engine to itself. Permits are shared fairly between clients
+//! ([`crate::fair`]): a freed one goes to the waiting client that holds
+//! fewest, and a search that has held its permit for `slice` while a
+//! poorer client waits is asked to stop early (it answers from its last
+//! complete depth). A search that finds every permit taken waits at most
 //! `queue_wait` (and never past its own deadline), then gets
-//! [`EngineError::Busy`]. A process that errs in any way (dies, hangs,
+//! [`EngineError::Busy`]. A caller that asks many questions (a review)
+//! may hold a permit across them: an [`EngineLease`]. A process that errs in any way (dies, hangs,
 //! breaks the protocol) is killed and its permit freed: the next search
 //! starts a fresh one, so a crash costs only the request it was serving.
 //! A search whose future is dropped (the client hung up) leaves its process
@@ -12,15 +17,41 @@
 //! and returns it to the pool, or kills it.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::sync::{oneshot, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::oneshot;
 
 use super::uci::{DepthReport, SearchJob, SearchOutput, UciEngine};
 use super::{EngineConfig, EngineError};
+use crate::fair::{current_client, FairGate, Pass, UNKNOWN_CLIENT};
 use crate::solve::limits::SearchLimits;
+
+type OwnedSemaphorePermit = Pass;
+
+/// A permit to use one engine process, held across searches (a review's
+/// positions). Dropping it gives the permit back.
+#[derive(Debug)]
+pub struct EngineLease {
+    pass: Pass,
+    /// Set when another client waits and this lease should be given up:
+    /// the search under way stops early, and the holder should drop the
+    /// lease. None: a lease that never yields.
+    stop: Option<Arc<AtomicBool>>,
+}
+
+impl EngineLease {
+    /// True once the pool asked this lease's holder to give it up.
+    pub fn asked_to_yield(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The flag set when the pool asks for the lease back.
+    pub fn yield_flag(&self) -> Option<Arc<AtomicBool>> {
+        self.stop.clone()
+    }
+}
 
 /// A search with less time left than this is refused rather than started:
 /// it could not even finish the `isready` round trip.
@@ -35,7 +66,7 @@ struct Inner {
     config: EngineConfig,
     binary: Result<PathBuf, String>,
     count: usize,
-    permits: Arc<Semaphore>,
+    permits: FairGate,
     idle: Mutex<Vec<UciEngine>>,
     live_pids: Mutex<Vec<u32>>,
     spawned: AtomicU64,
@@ -53,7 +84,7 @@ impl EnginePool {
             inner: Arc::new(Inner {
                 binary,
                 count,
-                permits: Arc::new(Semaphore::new(count)),
+                permits: FairGate::new(count, config.slice),
                 idle: Mutex::new(Vec::new()),
                 live_pids: Mutex::new(Vec::new()),
                 spawned: AtomicU64::new(0),
@@ -104,18 +135,86 @@ impl EnginePool {
         &self,
         job: &SearchJob,
         limits: &SearchLimits,
-        mut on_depth: impl FnMut(&DepthReport) + Send,
+        on_depth: impl FnMut(&DepthReport) + Send,
     ) -> Result<SearchOutput, EngineError> {
-        let binary = self.inner.binary.clone().map_err(EngineError::Unavailable)?;
+        let lease = self.lease(self.wait_within(limits), true).await?;
+        self.search_leased(lease, job, limits, on_depth).await.0
+    }
+
+    /// A permit within `wait`, for the current client; `yields`: whether
+    /// the pool may ask for it back while another client waits.
+    pub async fn lease(&self, wait: Duration, yields: bool) -> Result<EngineLease, EngineError> {
+        self.inner
+            .binary
+            .as_ref()
+            .map_err(|e| EngineError::Unavailable(e.clone()))?;
+        let stop = yields.then(|| Arc::new(AtomicBool::new(false)));
+        match self.inner.permits.enter(current_client(), wait, stop.clone()).await {
+            Some(pass) => Ok(EngineLease { pass, stop }),
+            None => Err(self.busy()),
+        }
+    }
+
+    /// A permit at once, if one is free and nobody waits; it yields to
+    /// another client that waits.
+    pub fn try_lease(&self) -> Option<EngineLease> {
+        self.inner.binary.as_ref().ok()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let pass = self
+            .inner
+            .permits
+            .try_enter(current_client(), Some(Arc::clone(&stop)))?;
+        Some(EngineLease { pass, stop: Some(stop) })
+    }
+
+    /// The longest a search waits for a process.
+    pub fn queue_wait(&self) -> Duration {
+        self.inner.config.queue_wait
+    }
+
+    /// How long a search within `limits` may wait for a process: at most
+    /// the pool's wait, and never so long that it could not start.
+    pub fn wait_within(&self, limits: &SearchLimits) -> Duration {
+        self.inner
+            .config
+            .queue_wait
+            .min(limits.remaining().saturating_sub(MIN_SEARCH))
+    }
+
+    /// [`EnginePool::search`] under `lease`; gives the lease back when the
+    /// process is free again (None when it is still settling, or the
+    /// search could not start one in time).
+    pub async fn search_leased(
+        &self,
+        lease: EngineLease,
+        job: &SearchJob,
+        limits: &SearchLimits,
+        mut on_depth: impl FnMut(&DepthReport) + Send,
+    ) -> (Result<SearchOutput, EngineError>, Option<EngineLease>) {
+        let binary = match self.inner.binary.clone() {
+            Ok(binary) => binary,
+            Err(e) => return (Err(EngineError::Unavailable(e)), Some(lease)),
+        };
+        let EngineLease { pass: permit, stop } = lease;
+        let limits = match &stop {
+            Some(stop) => limits.clone().yielding_to(Arc::clone(stop)),
+            None => limits.clone(),
+        };
+        let limits = &limits;
         let config = &self.inner.config;
-        let wait = config.queue_wait.min(limits.remaining().saturating_sub(MIN_SEARCH));
-        let permit = match tokio::time::timeout(wait, Arc::clone(&self.inner.permits).acquire_owned()).await {
-            Ok(Ok(permit)) => permit,
-            _ => return Err(self.busy()),
+        // A lease that never yields (a review's) waits for a process to
+        // start however little time its search has left: the search then
+        // goes to depth 1 at least, which is better than no answer.
+        let start_wait = match stop {
+            Some(_) => limits.remaining().saturating_sub(MIN_SEARCH),
+            None => config.handshake_timeout + config.ready_timeout,
         };
         let (engine, permit) = match self.take_idle(job.session) {
             Some(engine) => (engine, permit),
-            None => self.start_within(&binary, permit, limits).await?,
+            None => match self.start_within(&binary, permit, start_wait).await {
+                Ok(started) => started,
+                Err(e) => return (Err(e), None),
+            },
         };
         let mut checkout = Checkout {
             pool: Arc::clone(&self.inner),
@@ -138,14 +237,15 @@ impl EnginePool {
             tracing::warn!(error = %e, "engine failed; killing it, the next search starts a fresh one");
             checkout.kill().await;
         }
-        result
+        let lease = checkout.give_back().map(|pass| EngineLease { pass, stop });
+        (result, lease)
     }
 
     fn busy(&self) -> EngineError {
         metrics::counter!("kibitz_engine_busy_total").increment(1);
         EngineError::Busy {
             engines: self.inner.count,
-            retry_after_secs: self.inner.config.queue_wait.as_secs().max(1),
+            retry_after_secs: 1,
         }
     }
 
@@ -159,7 +259,7 @@ impl EnginePool {
         &self,
         binary: &Path,
         permit: OwnedSemaphorePermit,
-        limits: &SearchLimits,
+        wait: Duration,
     ) -> Result<(UciEngine, OwnedSemaphorePermit), EngineError> {
         let (tx, rx) = oneshot::channel();
         let pool = self.clone();
@@ -171,7 +271,6 @@ impl EnginePool {
                 pool.inner.put_back(engine);
             }
         });
-        let wait = limits.remaining().saturating_sub(MIN_SEARCH);
         match tokio::time::timeout(wait, rx).await {
             Ok(Ok(started)) => started,
             Ok(Err(_)) => Err(EngineError::Spawn("the start-up task ended without an answer".into())),
@@ -187,7 +286,7 @@ impl EnginePool {
         // Holding every free permit, the idle processes should number as
         // many: each busy process holds one of the others.
         let mut held = Vec::new();
-        while let Ok(permit) = Arc::clone(&self.inner.permits).try_acquire_owned() {
+        while let Some(permit) = self.inner.permits.try_enter(UNKNOWN_CLIENT, None) {
             held.push(permit);
         }
         let idle = self.inner.idle.lock().map(|i| i.len()).unwrap_or(0);
@@ -214,7 +313,7 @@ impl EnginePool {
         if idle > 0 || live >= self.inner.count {
             return;
         }
-        let Ok(permit) = Arc::clone(&self.inner.permits).try_acquire_owned() else {
+        let Some(permit) = self.inner.permits.try_enter(UNKNOWN_CLIENT, None) else {
             return;
         };
         let pool = self.clone();
@@ -299,6 +398,23 @@ struct Checkout {
 }
 
 impl Checkout {
+    /// The permit back, with the process idle again (or killed), for the
+    /// next search of the same holder; None while the process settles.
+    fn give_back(mut self) -> Option<OwnedSemaphorePermit> {
+        match self.engine.take() {
+            None => self.permit.take(),
+            Some(engine) if engine.is_idle() => {
+                self.pool.put_back(engine);
+                self.permit.take()
+            }
+            Some(engine) => {
+                // Drop settles it in the background, holding the permit.
+                self.engine = Some(engine);
+                None
+            }
+        }
+    }
+
     async fn kill(&mut self) {
         if let Some(engine) = self.engine.take() {
             self.pool.record_kill(engine.pid());

@@ -39,6 +39,12 @@ const POLL: Duration = Duration::from_millis(20);
 /// the reading of it, fit inside the caller's deadline.
 const MOVETIME_MARGIN: Duration = Duration::from_millis(25);
 
+/// The shortest `go movetime`: below it, on a busy CPU, Stockfish can
+/// answer before it has finished depth 1, with no evaluation at all. A
+/// search with less time left asks for `go depth 1` instead (a millisecond
+/// or two), so that every answer has an evaluation.
+const MIN_MOVETIME: Duration = Duration::from_millis(30);
+
 /// An evaluation as UCI reports it: from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
@@ -498,14 +504,16 @@ impl UciEngine {
         on_depth: &mut (dyn FnMut(&DepthReport) + Send),
     ) -> Result<SearchOutput, EngineError> {
         self.state = State::Busy;
-        let movetime = limits
-            .remaining()
-            .saturating_sub(MOVETIME_MARGIN)
-            .max(Duration::from_millis(1));
-        let mut go = format!("go movetime {}", movetime.as_millis());
-        if let Some(depth) = job.depth {
-            go.push_str(&format!(" depth {depth}"));
-        }
+        let movetime = limits.remaining().saturating_sub(MOVETIME_MARGIN);
+        let mut go = if movetime < MIN_MOVETIME {
+            "go depth 1".to_string()
+        } else {
+            let mut go = format!("go movetime {}", movetime.as_millis());
+            if let Some(depth) = job.depth {
+                go.push_str(&format!(" depth {depth}"));
+            }
+            go
+        };
         if limits.max_nodes() != u64::MAX {
             go.push_str(&format!(" nodes {}", limits.max_nodes()));
         }
@@ -517,13 +525,17 @@ impl UciEngine {
         let mut collector = Collector::new(job.multi_pv.max(1));
         let mut stopped_at: Option<Instant> = None;
         loop {
-            if stopped_at.is_none() && limits.exhausted(0) {
+            // No `stop` before the engine has an evaluation (depth 1, a
+            // millisecond or two), unless it takes longer than `grace`.
+            let floor_met = collector.has_lines() || started.elapsed() >= grace;
+            if stopped_at.is_none() && limits.exhausted(0) && floor_met {
                 self.send("stop").await?;
                 stopped_at = Some(Instant::now());
             }
             let wake = match stopped_at {
                 Some(at) if collector.has_lines() => at + answer_wait.min(grace),
                 Some(at) => at + grace,
+                None if limits.exhausted(0) => (started + grace).min(Instant::now() + POLL),
                 None => limits.deadline().min(Instant::now() + POLL),
             };
             match tokio::time::timeout_at(wake.into(), self.read()).await {

@@ -125,14 +125,20 @@ fn match_body<'a>(stored: &'a StoredMatch, token: Option<&'a str>) -> MatchBody<
     }
 }
 
-/// Runs the engine on a blocking thread: an AI move can be a real search.
+/// Runs the engine on a blocking thread: an AI move can be a real search,
+/// and then (`searches`) waits for a search worker like any search. Work
+/// that makes no AI move (a match the person starts) needs no worker.
 /// Dice and the AI's random choices come from an OS-seeded generator.
-async fn with_ai<T, F>(state: &AppState, work: F) -> Result<T, Problem>
+async fn with_ai<T, F>(state: &AppState, searches: bool, work: F) -> Result<T, Problem>
 where
     T: Send + 'static,
     F: FnOnce(&AiContext, &mut StdRng) -> Result<T, MatchError> + Send + 'static,
 {
-    let permit = state.search_pool.enter().await?;
+    let permit = if searches {
+        Some(state.search_pool.enter().await?)
+    } else {
+        None
+    };
     let state = state.clone();
     tokio::task::spawn_blocking(move || {
         let _permit = permit;
@@ -149,7 +155,9 @@ where
 }
 
 pub async fn create(State(state): State<AppState>, ApiJson(request): ApiJson<NewMatch>) -> Result<Response, Problem> {
-    let (m, entries) = with_ai(&state, move |ctx, rng| {
+    // The AI moves at creation only when it moves first.
+    let searches = request.ai_first == Some(true);
+    let (m, entries) = with_ai(&state, searches, move |ctx, rng| {
         Match::create(crate::registry::MATCH_GAMES, &request, ctx, rng)
     })
     .await?;
@@ -232,7 +240,7 @@ pub async fn play(
         let whole = state.store.load_match(&id).await?;
         Some(whole.as_ref().map(crate::records::entries).unwrap_or_default())
     };
-    let (after, entries) = with_ai(&state, move |ctx, rng| {
+    let (after, entries) = with_ai(&state, true, move |ctx, rng| {
         let mut m = before;
         if let Some(history) = &unrecorded_history {
             m.rebuild_record(history, ctx.solvers)?;

@@ -124,6 +124,10 @@ pub fn router(state: AppState) -> Router {
     ) {
         router = router.layer(middleware::from_fn_with_state(limit, rate_limit::limit));
     }
+    let router = router.layer(middleware::from_fn_with_state(
+        config.rate_limit_trust_forwarded,
+        rate_limit::as_client,
+    ));
     router.layer(DefaultBodyLimit::max(config.body_limit_bytes)).layer(
         ServiceBuilder::new()
             // On every answer, the linger's own refusals included.

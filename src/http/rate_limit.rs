@@ -5,7 +5,7 @@
 //! creation is on by default: every match is kept for up to 30 days, so
 //! without it one client could fill the disk.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -66,25 +66,8 @@ impl RateLimit {
         })
     }
 
-    /// The client: the peer address, or behind a trusted proxy the address
-    /// it appended last to X-Forwarded-For (earlier entries are the
-    /// client's own claims and could be forged).
     fn client(&self, request: &Request) -> IpAddr {
-        if self.trust_forwarded {
-            let forwarded = request
-                .headers()
-                .get("x-forwarded-for")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.rsplit(',').next())
-                .and_then(|ip| ip.trim().parse().ok());
-            if let Some(ip) = forwarded {
-                return ip;
-            }
-        }
-        request
-            .extensions()
-            .get::<ConnectInfo<SocketAddr>>()
-            .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip())
+        client_address(request, self.trust_forwarded)
     }
 
     fn check(&self, client: IpAddr) -> Result<(), u64> {
@@ -95,6 +78,35 @@ impl RateLimit {
             .check_key(&client)
             .map_err(|not_until| not_until.wait_time_from(self.clock.now()).as_secs().max(1))
     }
+}
+
+/// The client: the peer address, or behind a trusted proxy the address it
+/// appended last to X-Forwarded-For (earlier entries are the client's own
+/// claims and could be forged). The rate limits and the fair admission to
+/// search workers and engines ([`crate::fair`]) key on it.
+pub fn client_address(request: &Request, trust_forwarded: bool) -> IpAddr {
+    if trust_forwarded {
+        let forwarded = request
+            .headers()
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .and_then(|ip| ip.trim().parse().ok());
+        if let Some(ip) = forwarded {
+            return ip;
+        }
+    }
+    request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(crate::fair::UNKNOWN_CLIENT, |c| c.0.ip())
+}
+
+/// Runs the request on behalf of its client (see [`crate::fair`]): every
+/// search and engine call it makes is admitted as that client's.
+pub async fn as_client(State(trust_forwarded): State<bool>, request: Request, next: Next) -> Response {
+    let client = client_address(&request, trust_forwarded);
+    crate::fair::as_client(client, next.run(request)).await
 }
 
 fn is_exempt(path: &str) -> bool {

@@ -51,6 +51,8 @@ impl AppState {
         let search_pool = Arc::new(SearchPool::new(
             config.search_concurrency,
             Duration::from_millis(config.search_queue_ms),
+            Duration::from_millis(config.default_max_ms),
+            Duration::from_millis(config.search_slice_ms),
         ));
         let review_cache = Arc::new(ReviewCache::new(config.review_cache));
         Self(Arc::new(Shared {

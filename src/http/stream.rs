@@ -66,7 +66,9 @@ where
 {
     let (tx, reports) = mpsc::channel(LINES_BUFFERED);
     let state = Progress::Running {
-        search: Box::pin(search(Lines::new(tx))),
+        // The body is polled after the handler returns: the search stays
+        // the client's.
+        search: Box::pin(crate::fair::keep_client(search(Lines::new(tx)))),
         reports,
     };
     let mut lines = Box::pin(futures_util::stream::unfold(state, |state| async move {

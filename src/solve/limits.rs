@@ -10,6 +10,10 @@ pub struct SearchLimits {
     deadline: Instant,
     max_nodes: u64,
     cancelled: Arc<AtomicBool>,
+    /// Flags that also stop the search, without cancelling the request:
+    /// the admission's request to yield a worker or an engine to another
+    /// client (see [`crate::fair`]).
+    yields: Vec<Arc<AtomicBool>>,
 }
 
 impl SearchLimits {
@@ -19,6 +23,7 @@ impl SearchLimits {
             deadline: Instant::now() + budget,
             max_nodes: u64::MAX,
             cancelled: Arc::new(AtomicBool::new(false)),
+            yields: Vec::new(),
         }
     }
 
@@ -37,6 +42,7 @@ impl SearchLimits {
             deadline: self.deadline.min(Instant::now() + budget),
             max_nodes: self.max_nodes,
             cancelled: Arc::clone(&self.cancelled),
+            yields: self.yields.clone(),
         }
     }
 
@@ -47,6 +53,7 @@ impl SearchLimits {
             deadline: self.deadline,
             max_nodes: self.max_nodes.min(nodes),
             cancelled: Arc::clone(&self.cancelled),
+            yields: self.yields.clone(),
         }
     }
 
@@ -69,9 +76,32 @@ impl SearchLimits {
         Arc::clone(&self.cancelled)
     }
 
+    /// The same limits, also stopped (early, with the best so far) once
+    /// `flag` is set: the flag an admission sets to have the search yield
+    /// its worker or engine.
+    pub fn yielding_to(mut self, flag: Arc<AtomicBool>) -> Self {
+        self.yields.push(flag);
+        self
+    }
+
+    /// True when the search was cancelled or asked to yield: its answer is
+    /// weaker than its budget would give, and no cache keeps it.
+    pub fn stopped_early(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed) || self.yielded()
+    }
+
+    /// True when the search was asked to yield.
+    pub fn yielded(&self) -> bool {
+        self.yields.iter().any(|y| y.load(Ordering::Relaxed))
+    }
+
     /// True once the deadline has passed, the node budget is spent, or the
-    /// search was cancelled. Cheap enough to call every few thousand nodes.
+    /// search was cancelled or asked to yield. Cheap enough to call every
+    /// few thousand nodes.
     pub fn exhausted(&self, nodes: u64) -> bool {
-        nodes >= self.max_nodes || self.cancelled.load(Ordering::Relaxed) || Instant::now() >= self.deadline
+        nodes >= self.max_nodes
+            || self.cancelled.load(Ordering::Relaxed)
+            || Instant::now() >= self.deadline
+            || self.yielded()
     }
 }

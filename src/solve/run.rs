@@ -1,6 +1,8 @@
 //! Runs CPU-heavy work off the async worker threads, under the request's
 //! search budget, timing it per solver.
 
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use http::StatusCode;
@@ -87,11 +89,11 @@ pub enum Attempt {
 /// answer cannot improve (solved, or an error), returns it. Otherwise runs
 /// it again with the request's whole budget (the memo is warmer by then).
 ///
-/// Both tries run on the search pool, one after the other under one
-/// permit and one deadline: even a quick try costs real CPU on a big board
-/// (a batch of 256 of them cost 0.43 s of async-thread time when it ran
-/// inline), so it is admitted like any search and never starts after a
-/// batch's deadline.
+/// The quick try is a lookup: it runs on a blocking thread without a
+/// search permit, so a book, table or memo answer never waits for a worker
+/// another client holds. Its node budget bounds it (tens of microseconds
+/// to a few milliseconds even on a big board), and it never starts after
+/// a batch's deadline. Only the real search is admitted to the pool.
 pub async fn run_search_cheap_first<T, F>(
     config: &Config,
     pool: &SearchPool,
@@ -104,18 +106,33 @@ where
     T: Send + 'static,
     F: Fn(&SearchLimits, Attempt) -> T + Send + 'static,
 {
-    run_search(config, pool, solver, budget, move |limits| {
-        let quick = work(&limits.quick(QUICK_NODES), Attempt::Inline);
-        if is_final(&quick) {
-            return quick;
-        }
-        work(limits, Attempt::Pool)
+    let own = Duration::from_millis(config.search_budget_ms(budget.max_ms));
+    let limits = match budget.shared {
+        None => SearchLimits::within(own),
+        Some(shared) if shared.left().is_zero() => return Err(shared.ran_out()),
+        Some(shared) => SearchLimits::within(own.min(shared.left())),
+    };
+    let _stop_if_abandoned = CancelOnDrop(limits.cancel_handle());
+    let span = tracing::Span::current();
+    let (quick, work) = tokio::task::spawn_blocking(move || {
+        let quick = span.in_scope(|| work(&limits.quick(QUICK_NODES), Attempt::Inline));
+        (quick, work)
     })
     .await
+    .map_err(|e| Problem::internal(&e))?;
+    if is_final(&quick) {
+        return Ok(quick);
+    }
+    run_search(config, pool, solver, budget, move |limits| work(limits, Attempt::Pool)).await
 }
 
 /// Runs `work` on the blocking pool, once `pool` has a worker free, with limits from the request's `max_ms`
 /// (defaulted and capped by config) and a batch's deadline. The tracing span comes along.
+///
+/// The wait for a worker counts against the budget and is bounded by it.
+/// While the search holds its worker, the pool may ask it to yield to
+/// another client (see [`SearchPool`]): it then stops early, as if its
+/// time had run out, and `work` answers its best so far.
 pub async fn run_search<T, F>(
     config: &Config,
     pool: &SearchPool,
@@ -128,17 +145,18 @@ where
     F: FnOnce(&SearchLimits) -> T + Send + 'static,
 {
     let own = Duration::from_millis(config.search_budget_ms(budget.max_ms));
-    // Waiting for a worker counts against the budget.
-    let (limits, wait) = match budget.shared {
-        None => (SearchLimits::within(own), pool.queue_wait()),
+    let limits = match budget.shared {
+        None => SearchLimits::within(own),
         Some(shared) => {
             let left = shared.left();
             if left.is_zero() {
                 return Err(shared.ran_out());
             }
-            (SearchLimits::within(own.min(left)), pool.queue_wait().min(left))
+            SearchLimits::within(own.min(left))
         }
     };
+    let stop = Arc::new(AtomicBool::new(false));
+    let limits = limits.yielding_to(Arc::clone(&stop));
     let cancel = limits.cancel_handle();
     let span = tracing::Span::current();
     let started = Instant::now();
@@ -146,7 +164,7 @@ where
     // guard: the search stops. After a normal finish, setting the flag on a
     // search that has already returned does nothing.
     let _stop_if_abandoned = CancelOnDrop(cancel);
-    let permit = match pool.enter_within(wait).await {
+    let permit = match pool.enter_within(limits.remaining(), stop).await {
         Ok(permit) => permit,
         Err(busy) => {
             return Err(match budget.shared {
@@ -166,7 +184,7 @@ where
     result
 }
 
-struct CancelOnDrop(std::sync::Arc<std::sync::atomic::AtomicBool>);
+struct CancelOnDrop(Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {

@@ -6,6 +6,8 @@
 //! engine tests fail without it unless the run chose to skip them
 //! (support/stockfish.rs).
 
+use std::time::Duration;
+
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
@@ -843,4 +845,59 @@ async fn a_record_too_long_to_review_within_the_request_time_is_a_422_saying_why
     let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(detail.contains("7 positions") && detail.contains("350 ms"), "{detail}");
     assert!(detail.contains("300 ms"), "{detail}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_finishes_while_another_client_uses_chess() {
+    if !stockfish() {
+        return;
+    }
+    let _engine = ENGINE_LOCK.lock().await;
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        chess_settings(c).engine_count = 2;
+        c.search_slice_ms = 200;
+    })
+    .await;
+    // Client 1 keeps both engines busy with long analyses, one after the
+    // other, while client 2 reviews a game.
+    let busy = |moves: Vec<&'static str>| {
+        let router = app.router.clone();
+        let body = json!({"moves": moves, "max_ms": 3000});
+        tokio::spawn(async move {
+            TestResponse::from(
+                router,
+                crate::fairness::from(1, Method::POST, "/chess/move", None, Some(&body)),
+            )
+            .await
+        })
+    };
+    let other = [busy(vec!["e2e4"]), busy(vec!["d2d4"])];
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let opening = ["e2e4", "e7e5", "g1f3", "b8c6", "f1c4", "g8f6"];
+    let moves: Vec<Value> = opening.iter().map(|u| json!({"uci": u})).collect();
+    let started = std::time::Instant::now();
+    let r = app
+        .send(crate::fairness::from(
+            2,
+            Method::POST,
+            "/chess/review",
+            None,
+            Some(&json!({"moves": moves, "max_ms": 1000})),
+        ))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(4), "{took:?}");
+    let review = r.json();
+    let entries = review["moves"].as_array().expect("moves");
+    assert_eq!(entries.len(), opening.len(), "{review}");
+    for entry in entries {
+        assert!(entry["value_played"]["score"].is_object(), "an evaluation: {entry}");
+    }
+    // The other client is answered as well (its analyses may have
+    // yielded an engine: answered early, not refused).
+    for analysis in other {
+        let r = analysis.await.unwrap();
+        assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    }
 }

@@ -113,7 +113,7 @@ pub fn build_analysis(
     let mut pvs = checked_lines(state, lines);
     if let Some(text) = best_move {
         if ChessMove::parse(text).and_then(|mv| state.san(mv)).is_none() {
-            return Err(EngineError::Protocol(format!(
+            return Err(EngineError::Unusable(format!(
                 "the engine's move {text:?} is not legal here"
             )));
         }
@@ -129,13 +129,13 @@ pub fn build_analysis(
         .first()
         .and_then(|pv| pv.moves.first().cloned())
         .or_else(|| best_move.map(str::to_string))
-        .ok_or_else(|| EngineError::Protocol("the engine gave no move".into()))?;
+        .ok_or_else(|| EngineError::Unusable("the engine gave no move".into()))?;
     let best = ChessMove::parse(&best_text)
         .and_then(|mv| state.san(mv).map(|san| SanMove { uci: mv.uci(), san }))
-        .ok_or_else(|| EngineError::Protocol(format!("the engine's move {best_text:?} is not legal here")))?;
+        .ok_or_else(|| EngineError::Unusable(format!("the engine's move {best_text:?} is not legal here")))?;
     let line = pvs
         .first()
-        .ok_or_else(|| EngineError::Protocol("the engine gave no evaluation".into()))?;
+        .ok_or_else(|| EngineError::Unusable("the engine gave no evaluation".into()))?;
     let score = line.score;
     let white_score = match state.side_to_move() {
         Color::White => score,

@@ -85,6 +85,8 @@ pub fn engine_config(config: &Config) -> EngineConfig {
             .clone(),
         count: config.games.of::<super::settings::ChessSettings>().engine_count,
         hash_mib: config.games.of::<super::settings::ChessSettings>().engine_hash_mib,
+        queue_wait: std::time::Duration::from_millis(config.search_queue_ms),
+        slice: std::time::Duration::from_millis(config.search_slice_ms),
         ..EngineConfig::stockfish()
     }
 }

@@ -8,6 +8,11 @@
 //! Domain only: the HTTP and match layers turn [`ChessReview`] into the
 //! contract's review entries.
 
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
 use futures_util::future::join_all;
 use serde::Serialize;
 
@@ -15,6 +20,7 @@ use super::accuracy::{game_accuracy, judge, move_accuracy, win_percent};
 use super::analysis::EvalScore;
 use super::rules::{ChessState, EndReason, SanMove};
 use super::search::{AnalyzeOptions, ChessAnalyzer, ChessError};
+use crate::engines::{EngineError, EngineLease};
 use crate::review::Judgment;
 use crate::solve::limits::SearchLimits;
 
@@ -70,9 +76,7 @@ struct Value {
 }
 
 /// Reviews the game `moves` (UCI) from `fen` (default the start), within
-/// one budget shared by its positions. Positions are evaluated as many at
-/// a time as the pool has processes, each with an equal slice of what is
-/// left.
+/// one budget shared by its positions: see [`evaluate_all`].
 pub async fn review_game(
     analyzer: &ChessAnalyzer,
     fen: Option<&str>,
@@ -94,22 +98,7 @@ pub async fn review_game(
         states.push(game.clone());
     }
 
-    let width = analyzer.pool().size().max(1);
-    let mut values: Vec<Value> = Vec::with_capacity(states.len());
-    for (chunk_index, chunk) in states.chunks(width).enumerate() {
-        let left = states.len() - chunk_index * width;
-        let rounds_left = left.div_ceil(width) as u32;
-        let slice = limits.slice(limits.remaining() / rounds_left.max(1));
-        let max_ms = u64::try_from(slice.remaining().as_millis()).unwrap_or(u64::MAX);
-        let options = AnalyzeOptions {
-            max_ms,
-            ..AnalyzeOptions::default()
-        };
-        let evaluated = join_all(chunk.iter().map(|state| value_of(analyzer, state, &options, &slice))).await;
-        for value in evaluated {
-            values.push(value?);
-        }
-    }
+    let values = evaluate_all(analyzer, &states, limits).await?;
 
     let mut reviews = Vec::with_capacity(played.len());
     for (i, san) in played.into_iter().enumerate() {
@@ -175,27 +164,158 @@ pub async fn review_game(
     })
 }
 
-async fn value_of(
+/// Searches of one position before its error fails the review.
+const TRIES: u32 = 3;
+
+/// The least a review waits for its first engine, even when its budget is
+/// nearly spent: a review is answered late rather than refused.
+const FIRST_ENGINE_WAIT: Duration = Duration::from_secs(1);
+
+/// Every position's value. The review holds the engines it can get: one it
+/// waits for (within its budget, at least [`FIRST_ENGINE_WAIT`], at most
+/// the pool's wait), and never gives up, and more only when they are free
+/// at once; each extra one is given back when another client waits for an
+/// engine (see [`crate::fair`]). Each position gets an equal share of
+/// the time left among the positions left per engine held, and at least
+/// depth 1 (see [`crate::engines::uci`]). A position whose search fails
+/// is searched again, up to [`TRIES`] times, rather than failing the
+/// review.
+async fn evaluate_all(
     analyzer: &ChessAnalyzer,
-    state: &ChessState,
-    options: &AnalyzeOptions,
+    states: &[ChessState],
     limits: &SearchLimits,
-) -> Result<Value, ChessError> {
+) -> Result<Vec<Value>, ChessError> {
+    let mut values: Vec<Option<Value>> = states.iter().map(settled_value).collect();
+    let todo: VecDeque<(usize, u32)> = (0..states.len())
+        .filter(|&i| values[i].is_none())
+        .map(|i| (i, 0))
+        .collect();
+    if todo.is_empty() {
+        return Ok(values.into_iter().flatten().collect());
+    }
+    let pool = analyzer.pool();
+    let wait = pool.queue_wait().min(limits.remaining().max(FIRST_ENGINE_WAIT));
+    let mut leases = vec![pool.lease(wait, false).await?];
+    while leases.len() < pool.size().min(todo.len()) {
+        match pool.try_lease() {
+            Some(lease) => leases.push(lease),
+            None => break,
+        }
+    }
+    let work = Work {
+        analyzer,
+        states,
+        limits,
+        todo: Mutex::new(todo),
+        engines: AtomicUsize::new(leases.len()),
+    };
+    let found = join_all(leases.into_iter().map(|lease| work.run(lease))).await;
+    for found in found {
+        for (index, value) in found? {
+            values[index] = Some(value);
+        }
+    }
+    let count = values.len();
+    let values: Vec<Value> = values.into_iter().flatten().collect();
+    if values.len() == count {
+        Ok(values)
+    } else {
+        Err(EngineError::Protocol("a review ended with positions left unsearched".into()).into())
+    }
+}
+
+/// The review's positions left, shared by the engines it holds.
+struct Work<'a> {
+    analyzer: &'a ChessAnalyzer,
+    states: &'a [ChessState],
+    limits: &'a SearchLimits,
+    todo: Mutex<VecDeque<(usize, u32)>>,
+    engines: AtomicUsize,
+}
+
+impl Work<'_> {
+    fn next(&self) -> Option<(usize, u32, usize)> {
+        let mut todo = self.todo.lock().unwrap_or_else(|p| p.into_inner());
+        let (index, tries) = todo.pop_front()?;
+        Some((index, tries, todo.len() + 1))
+    }
+
+    fn again(&self, index: usize, tries: u32) {
+        self.todo
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push_back((index, tries));
+    }
+
+    /// Searches positions on the engine of `lease` until none is left, or
+    /// (an extra engine) until another client wants it.
+    async fn run(&self, lease: EngineLease) -> Result<Vec<(usize, Value)>, ChessError> {
+        let mut found = Vec::new();
+        let mut lease = Some(lease);
+        let primary = lease.as_ref().is_some_and(|l| l.yield_flag().is_none());
+        while let Some((index, tries, left)) = self.next() {
+            let held = match lease.take() {
+                Some(held) => held,
+                None => {
+                    // The engine was lost (still settling after a search):
+                    // the primary waits for another, an extra one stops.
+                    if !primary {
+                        self.again(index, tries);
+                        break;
+                    }
+                    let pool = self.analyzer.pool();
+                    let wait = pool.queue_wait().min(self.limits.remaining().max(FIRST_ENGINE_WAIT));
+                    pool.lease(wait, false).await?
+                }
+            };
+            let engines = self.engines.load(Ordering::Relaxed).max(1);
+            let rounds_left = u32::try_from(left.div_ceil(engines)).unwrap_or(u32::MAX).max(1);
+            let slice = self.limits.slice(self.limits.remaining() / rounds_left);
+            let options = AnalyzeOptions {
+                max_ms: u64::try_from(slice.remaining().as_millis()).unwrap_or(u64::MAX),
+                ..AnalyzeOptions::default()
+            };
+            let state = &self.states[index];
+            let (analysis, back) = self
+                .analyzer
+                .analyze_leased(Some(held), state, &options, &slice, |_| {})
+                .await;
+            match analysis {
+                Ok(analysis) => found.push((
+                    index,
+                    Value {
+                        score: analysis.score,
+                        best: Some(analysis.best),
+                    },
+                )),
+                Err(e @ ChessError::Engine(_)) if tries + 1 < TRIES => {
+                    tracing::info!(error = %e, position = index, "a review's position failed; searching it again");
+                    self.again(index, tries + 1);
+                }
+                Err(e) => return Err(e),
+            }
+            lease = back;
+            if lease.as_ref().is_some_and(EngineLease::asked_to_yield) {
+                // Another client waits for an engine: this extra one goes.
+                break;
+            }
+        }
+        self.engines.fetch_sub(1, Ordering::Relaxed);
+        Ok(found)
+    }
+}
+
+/// A position's value by the rules, when the game is over there.
+fn settled_value(state: &ChessState) -> Option<Value> {
     match state.end() {
-        Some(EndReason::Checkmate) => Ok(Value {
+        Some(EndReason::Checkmate) => Some(Value {
             score: EvalScore::Mate(-1),
             best: None,
         }),
-        Some(_) => Ok(Value {
+        Some(_) => Some(Value {
             score: EvalScore::Cp(0),
             best: None,
         }),
-        None => {
-            let analysis = analyzer.analyze(state, options, limits, |_| {}).await?;
-            Ok(Value {
-                score: analysis.score,
-                best: Some(analysis.best),
-            })
-        }
+        None => None,
     }
 }

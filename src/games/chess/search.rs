@@ -12,7 +12,7 @@ use super::analysis::{build_analysis, ChessAnalysis, CloudEval};
 use super::cache::{AnalysisCache, CacheKey};
 use super::levels::level_settings;
 use super::rules::{ChessMove, ChessState, EndReason, RulesError};
-use crate::engines::{EngineError, EnginePool, SearchJob};
+use crate::engines::{DepthReport, EngineError, EngineLease, EnginePool, SearchJob};
 use crate::solve::limits::SearchLimits;
 
 /// The most lines one answer may have.
@@ -61,9 +61,21 @@ impl ChessError {
     /// error itself).
     pub fn client_detail(&self) -> String {
         match self {
-            ChessError::Engine(EngineError::Died(_) | EngineError::Hung(_) | EngineError::Protocol(_)) => {
-                "the chess engine failed on this request and was restarted; try again".to_string()
+            ChessError::Engine(e @ (EngineError::Died(_) | EngineError::Hung(_) | EngineError::Protocol(_))) => {
+                format!(
+                    "the chess engine failed on this request ({}); its process was stopped and the next \
+                     request starts a fresh one: try again",
+                    match e {
+                        EngineError::Died(_) => "its process died",
+                        EngineError::Hung(_) => "it stopped answering",
+                        _ => "it broke the protocol",
+                    }
+                )
             }
+            ChessError::Engine(EngineError::Unusable(why)) => format!(
+                "the chess engine answered without what this request needs ({why}); the engine is fine: \
+                 try again, with a larger max_ms if it recurs"
+            ),
             ChessError::Engine(EngineError::Spawn(_)) => "the chess engine could not be started".to_string(),
             other => other.to_string(),
         }
@@ -161,8 +173,58 @@ impl ChessAnalyzer {
         state: &ChessState,
         options: &AnalyzeOptions,
         limits: &SearchLimits,
-        mut on_depth: impl FnMut(ChessAnalysis) + Send,
+        on_depth: impl FnMut(ChessAnalysis) + Send,
     ) -> Result<ChessAnalysis, ChessError> {
+        self.analyze_leased(None, state, options, limits, on_depth).await.0
+    }
+
+    /// [`ChessAnalyzer::analyze`] on the engine of `lease` when there is
+    /// one (else on one the pool admits); gives the lease back when its
+    /// engine is free again.
+    pub async fn analyze_leased(
+        &self,
+        lease: Option<EngineLease>,
+        state: &ChessState,
+        options: &AnalyzeOptions,
+        limits: &SearchLimits,
+        mut on_depth: impl FnMut(ChessAnalysis) + Send,
+    ) -> (Result<ChessAnalysis, ChessError>, Option<EngineLease>) {
+        let job = match self.job(state, options) {
+            Ok(Job::Cached(hit)) => return (Ok(hit), lease),
+            Ok(Job::Search(job, key)) => (job, key),
+            Err(e) => return (Err(e), lease),
+        };
+        let (job, key) = job;
+        let on_report = |report: &DepthReport| {
+            if let Ok(partial) = build_analysis(state, None, &report.lines, report.depth, report.nodes) {
+                on_depth(partial);
+            }
+        };
+        let lease = match lease {
+            Some(lease) => lease,
+            None => match self.pool.lease(self.pool.wait_within(limits), true).await {
+                Ok(lease) => lease,
+                Err(e) => return (Err(e.into()), None),
+            },
+        };
+        let yield_flag = lease.yield_flag();
+        let (out, lease) = self.pool.search_leased(lease, &job, limits, on_report).await;
+        let analysis = out.map_err(ChessError::from).and_then(|out| {
+            build_analysis(state, out.best_move.as_deref(), &out.lines, out.depth, out.nodes).map_err(ChessError::from)
+        });
+        if let (Ok(analysis), Some(key)) = (&analysis, key) {
+            // A search stopped early (cancelled, or yielding its engine to
+            // another client) is weaker than its budget: not kept.
+            let yielded = yield_flag.is_some_and(|f| f.load(Ordering::Relaxed));
+            if !limits.stopped_early() && !yielded {
+                self.cache.insert(key, analysis.clone());
+            }
+        }
+        (analysis, lease)
+    }
+
+    /// The engine's job for a question, or the cached answer.
+    fn job(&self, state: &ChessState, options: &AnalyzeOptions) -> Result<Job, ChessError> {
         let options = options.clone().validate()?;
         if let Some(reason @ (EndReason::Checkmate | EndReason::Stalemate)) = state.end() {
             return Err(RulesError::GameOver(reason).into());
@@ -186,7 +248,7 @@ impl ChessAnalyzer {
         };
         if full_strength {
             if let Some(hit) = self.cache.get(&key) {
-                return Ok((*hit).clone());
+                return Ok(Job::Cached((*hit).clone()));
             }
         }
         let job = SearchJob {
@@ -196,20 +258,7 @@ impl ChessAnalyzer {
             options: settings.options,
             session: options.session,
         };
-        let out = self
-            .pool
-            .search(&job, limits, |report| {
-                if let Ok(partial) = build_analysis(state, None, &report.lines, report.depth, report.nodes) {
-                    on_depth(partial);
-                }
-            })
-            .await?;
-        let analysis = build_analysis(state, out.best_move.as_deref(), &out.lines, out.depth, out.nodes)?;
-        let cancelled = limits.cancel_handle().load(Ordering::Relaxed);
-        if full_strength && !cancelled {
-            self.cache.insert(key, analysis.clone());
-        }
-        Ok(analysis)
+        Ok(Job::Search(job, full_strength.then_some(key)))
     }
 
     /// lichess's cloud-eval answer for a position (full strength).
@@ -247,4 +296,11 @@ impl ChessAnalyzer {
         ChessMove::parse(&analysis.best.uci)
             .ok_or_else(|| EngineError::Protocol(format!("bad move {:?}", analysis.best.uci)).into())
     }
+}
+
+/// What a question needs: nothing (a cached answer), or a search, with the
+/// key to keep its answer under (full strength only).
+enum Job {
+    Cached(ChessAnalysis),
+    Search(SearchJob, Option<CacheKey>),
 }
