@@ -199,9 +199,14 @@ fn check_line(answer: &Value, mut pits: Pits) {
 async fn published_values_come_back_exact_kalah_6_4_at_the_default_budget() {
     let app = spawn_app().await;
     // Kalah(4,3): +6 with the standard capture, +8 with the empty one; and
-    // Kalah(6,4) with the empty capture, +10 (Irving, Donkers and
-    // Uiterwijk, 2000), from the compiled book within the default budget.
-    for (m, n, capture, published) in [(4, 3, "standard", 6), (4, 3, "empty", 8), (6, 4, "empty", 10)] {
+    // Kalah(6,4): +8 and +10 (Irving, Donkers and Uiterwijk, 2000), from
+    // the compiled book within the default budget.
+    for (m, n, capture, published) in [
+        (4, 3, "standard", 6),
+        (4, 3, "empty", 8),
+        (6, 4, "standard", 8),
+        (6, 4, "empty", 10),
+    ] {
         let answer = best(
             &app,
             &json!({"board": start(m, n), "to_move": "south", "capture": capture}),
