@@ -66,14 +66,33 @@ pub trait GameSettings: Any + fmt::Debug + Send + Sync {
     /// The game's caches bounded from its share (`share` gives a percent's
     /// bytes).
     fn share_memory(&mut self, _share: &dyn Fn(usize) -> usize) {}
-    fn clone_box(&self) -> Box<dyn GameSettings>;
+}
+
+/// What [`GameConfigs`] needs of every settings type, written once for
+/// all of them (any `GameSettings` that is `Clone`).
+pub trait StoredSettings: GameSettings {
+    fn clone_box(&self) -> Box<dyn StoredSettings>;
     fn as_any(&self) -> &dyn Any;
     fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
+impl<S: GameSettings + Clone> StoredSettings for S {
+    fn clone_box(&self) -> Box<dyn StoredSettings> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
 /// Every game's own settings, by type.
 #[derive(Debug, Default)]
-pub struct GameConfigs(Vec<Box<dyn GameSettings>>);
+pub struct GameConfigs(Vec<Box<dyn StoredSettings>>);
 
 impl Clone for GameConfigs {
     fn clone(&self) -> Self {
@@ -82,7 +101,7 @@ impl Clone for GameConfigs {
 }
 
 impl GameConfigs {
-    pub fn insert(&mut self, settings: impl GameSettings) {
+    pub fn insert(&mut self, settings: impl GameSettings + Clone) {
         self.0.push(Box::new(settings));
     }
 

@@ -1,7 +1,6 @@
 //! Chess's settings: flags and environment variables of `kibitz serve`,
 //! added to the server's by the registry.
 
-use std::any::Any;
 use std::path::PathBuf;
 
 use crate::config::GameSettings;
@@ -60,18 +59,6 @@ impl GameSettings for ChessSettings {
     /// The answer cache's bound from its share.
     fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
         self.cache_entries = share(ANSWERS_PERCENT) / ANSWER_BYTES;
-    }
-
-    fn clone_box(&self) -> Box<dyn GameSettings> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 

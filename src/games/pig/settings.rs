@@ -1,8 +1,6 @@
 //! Pig's settings: flags and environment variables of `kibitz serve`,
 //! added to the server's by the registry.
 
-use std::any::Any;
-
 use crate::config::GameSettings;
 
 /// Percent of `--memory-mib` for the tables solved ahead.
@@ -46,18 +44,6 @@ impl GameSettings for PigSettings {
     fn share_memory(&mut self, share: &dyn Fn(usize) -> usize) {
         self.cache_mib = share(SOLVED_TABLES_PERCENT) >> 20;
         self.policy_cache = share(POLICIES_PERCENT) / POLICY_BYTES;
-    }
-
-    fn clone_box(&self) -> Box<dyn GameSettings> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn Any {
-        self
     }
 }
 
