@@ -1,8 +1,11 @@
 //! How a game ends for the player to move under perfect play, in the words
 //! every answer uses.
 
+use serde::{Deserialize, Serialize};
+
 /// The result of the game for the player to move, under perfect play.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Outcome {
     Win,
     Draw,
@@ -16,6 +19,27 @@ impl Outcome {
             Outcome::Win => "win",
             Outcome::Draw => "draw",
             Outcome::Loss => "loss",
+        }
+    }
+
+    /// The outcome of a final margin (the mover's points or seeds minus
+    /// the opponent's): its sign.
+    pub fn of_margin(margin: f64) -> Outcome {
+        if margin > 0.0 {
+            Outcome::Win
+        } else if margin < 0.0 {
+            Outcome::Loss
+        } else {
+            Outcome::Draw
+        }
+    }
+
+    /// The same result from the opponent's view.
+    pub fn flipped(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Draw => Outcome::Draw,
+            Outcome::Loss => Outcome::Win,
         }
     }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::driver::MoveValue;
 use super::outcome_value;
-use crate::core::outcome::Outcome;
+use crate::core::evaluation::Evaluation;
 
 pub(crate) struct MarginValue {
     /// The mover's final margin (exact when `solved`).
@@ -21,12 +21,10 @@ pub(crate) struct MarginValue {
 }
 
 impl MarginValue {
-    fn outcome(&self) -> Outcome {
-        match self.score.signum() {
-            1 => Outcome::Win,
-            0 => Outcome::Draw,
-            _ => Outcome::Loss,
-        }
+    /// On the one scale every answer uses: its sign when proved, else a
+    /// logistic of the margin on the game's own scale.
+    pub fn evaluation(&self) -> Evaluation {
+        Evaluation::of_margin(f64::from(self.score), self.solved, self.plies, self.per_unit)
     }
 }
 
@@ -37,19 +35,13 @@ impl MoveValue for MarginValue {
         self.score
     }
 
-    /// A proved margin's sign is its outcome; an estimate's points are a
-    /// logistic of the margin.
     fn points(&self) -> f64 {
-        if self.solved {
-            self.outcome().points()
-        } else {
-            1.0 / (1.0 + (-f64::from(self.score) / self.per_unit).exp())
-        }
+        self.evaluation().win_chance
     }
 
     fn shown(&self) -> Value {
         outcome_value(
-            self.solved.then(|| self.outcome()),
+            self.evaluation().outcome,
             self.plies.filter(|_| self.solved),
             self.points(),
             Some(self.score),

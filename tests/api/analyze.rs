@@ -55,7 +55,7 @@ fn nine_square_endgame() -> Vec<String> {
 /// One position of every game (and two of some), each of a kind whose answer
 /// is the same every time it is asked: solved exactly, read from a table, or
 /// computed without a search.
-fn one_of_each() -> Vec<Value> {
+pub(crate) fn one_of_each() -> Vec<Value> {
     vec![
         json!({"game": "tictactoe", "board": ["X..", ".O.", "..."]}),
         json!({"game": "pig", "my_score": 37, "opponent_score": 54, "turn_total": 12}),
@@ -80,7 +80,7 @@ fn one_of_each() -> Vec<Value> {
 
 /// Whether Stockfish is there for the chess positions: it must be, unless
 /// the run said to skip the engine tests (KIBITZ_TEST_STOCKFISH=skip).
-fn stockfish() -> bool {
+pub(crate) fn stockfish() -> bool {
     kibitz::engines::EngineConfig::stockfish().resolve().is_ok()
         || std::env::var("KIBITZ_TEST_STOCKFISH").as_deref() != Ok("skip")
 }

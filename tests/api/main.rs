@@ -9,6 +9,7 @@ mod connect_four;
 mod connect_four_brute;
 mod durability;
 mod errors;
+mod evaluation;
 mod fairness;
 mod games;
 mod headers;

@@ -20,11 +20,10 @@
 //!   those in a sharp one; the harmonic mean makes one blunder cost more
 //!   than an arithmetic mean would.
 
+use crate::core::evaluation::lichess_win_chance;
 use crate::engines::Score;
 use crate::review::Judgment;
 
-/// lichess's slope of win% against centipawns.
-pub const WIN_PERCENT_SLOPE: f64 = 0.003_682_08;
 /// Scores beyond this many centipawns (and mates) count as this.
 pub const CP_CEILING: i32 = 1000;
 /// A drop of this many win% points (or more) is an inaccuracy.
@@ -36,8 +35,7 @@ pub const BLUNDER_DROP: f64 = 15.0;
 
 /// Win% (0..100) of a centipawn score from the mover's view.
 pub fn win_percent_cp(cp: i32) -> f64 {
-    let cp = f64::from(cp.clamp(-CP_CEILING, CP_CEILING));
-    50.0 + 50.0 * (2.0 / (1.0 + (-WIN_PERCENT_SLOPE * cp).exp()) - 1.0)
+    100.0 * lichess_win_chance(f64::from(cp.clamp(-CP_CEILING, CP_CEILING)))
 }
 
 /// Win% of an engine score: a mate for the mover counts as +1000 cp, a

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 
 use super::accuracy::win_percent;
 use super::rules::{ChessMove, ChessState, SanMove};
+use crate::core::evaluation::{lichess_win_chance, Evaluation};
+use crate::core::outcome::Outcome;
 use crate::engines::{EngineError, PvLine, Score};
 
 /// A score in JSON: `{"cp": n}` or `{"mate": n}`.
@@ -24,6 +26,22 @@ impl EvalScore {
         match self {
             EvalScore::Cp(cp) => EvalScore::Cp(cp.saturating_neg()),
             EvalScore::Mate(n) => EvalScore::Mate(n.saturating_neg()),
+        }
+    }
+
+    /// On the one evaluation scale: a proved mate is a win or a loss (its
+    /// plies counted: mate in n is 2n - 1 plies away, mated in n 2n), a
+    /// centipawn score lichess's win chance.
+    pub fn evaluation(self) -> Evaluation {
+        match self {
+            EvalScore::Cp(cp) => Evaluation::chance(lichess_win_chance(f64::from(cp)), false),
+            EvalScore::Mate(n) if n > 0 => Evaluation::proved(
+                Outcome::Win,
+                n.checked_mul(2).map(|p| p - 1).and_then(|p| u32::try_from(p).ok()),
+            ),
+            EvalScore::Mate(n) => {
+                Evaluation::proved(Outcome::Loss, n.checked_mul(-2).and_then(|p| u32::try_from(p).ok()))
+            }
         }
     }
 
@@ -54,6 +72,7 @@ pub struct PvOut {
     /// From the side to move's view.
     pub score: EvalScore,
     pub depth: u32,
+    pub evaluation: Evaluation,
 }
 
 /// The answer to `POST /chess/move`.
@@ -75,6 +94,7 @@ pub struct ChessAnalysis {
     pub pvs: Vec<PvOut>,
     /// True only for a mate the engine proved.
     pub solved: bool,
+    pub evaluation: Evaluation,
 }
 
 /// The engine's lines as moves the rules accept, best first. Lines whose
@@ -90,6 +110,7 @@ pub fn checked_lines(state: &ChessState, lines: &[PvLine]) -> Vec<PvOut> {
                 san,
                 score: line.score.into(),
                 depth: line.depth,
+                evaluation: EvalScore::from(line.score).evaluation(),
             })
         })
         .collect()
@@ -145,6 +166,7 @@ pub fn build_analysis(
         player: state.player().to_string(),
         win_percent: win_percent(score.to_engine()),
         solved: matches!(score, EvalScore::Mate(n) if n != 0),
+        evaluation: score.evaluation(),
         best,
         score,
         white_score,

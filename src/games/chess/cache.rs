@@ -108,6 +108,7 @@ mod tests {
             nodes: 1,
             pvs: Vec::new(),
             solved: false,
+            evaluation: EvalScore::Cp(20).evaluation(),
         }
     }
 

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::solve::{Analysis, ConnectFourSolver};
 use super::{symbol, ConnectFour, ConnectFourError, Shape};
+use crate::core::evaluation::Evaluation;
 use crate::core::outcome::Outcome;
 use crate::core::problem::Problem;
 use crate::serve::Services;
@@ -40,6 +41,8 @@ pub struct ColumnResponse {
     outcome: Option<&'static str>,
     plies_to_end: Option<u32>,
     solved: Option<bool>,
+    /// None for a full column.
+    evaluation: Option<Evaluation>,
 }
 
 #[derive(Serialize)]
@@ -58,6 +61,7 @@ pub struct MoveResponse {
     k: u32,
     moves: Vec<ColumnResponse>,
     principal_variation: Vec<Column>,
+    evaluation: Evaluation,
 }
 
 /// The position a request describes: `moves` on a grid of `cols` x `rows`,
@@ -96,17 +100,15 @@ fn position(request: &MoveRequest) -> Result<ConnectFour, Problem> {
 
 fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
     let shape = game.shape();
-    let known = |score: i32, solved: bool| {
-        let (outcome, plies) = analysis.verdict(score);
-        (solved.then_some(outcome.name()), solved.then_some(plies))
-    };
+    let known = |evaluation: &Evaluation| (evaluation.outcome.map(|o| o.name()), evaluation.plies_to_end);
     // A win at once is proved whatever the other columns hold: the
     // position's outcome is known even while they are not.
     let wins_at_once = analysis
         .columns
         .iter()
         .any(|c| c.column == analysis.best && c.solved && analysis.verdict(analysis.score) == (Outcome::Win, 1));
-    let (outcome, plies_to_end) = known(analysis.score, analysis.solved || wins_at_once);
+    let evaluation = analysis.evaluation(analysis.score, analysis.solved || wins_at_once);
+    let (outcome, plies_to_end) = known(&evaluation);
     MoveResponse {
         player: symbol(analysis.player),
         chosen: Column {
@@ -125,7 +127,8 @@ fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
             .columns
             .iter()
             .map(|c| {
-                let (outcome, plies_to_end) = c.score.map_or((None, None), |s| known(s, c.solved));
+                let evaluation = c.score.map(|s| analysis.evaluation(s, c.solved));
+                let (outcome, plies_to_end) = evaluation.as_ref().map_or((None, None), known);
                 ColumnResponse {
                     column: c.column + 1,
                     playable: c.score.is_some(),
@@ -133,6 +136,7 @@ fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
                     outcome,
                     plies_to_end,
                     solved: c.score.map(|_| c.solved),
+                    evaluation,
                 }
             })
             .collect(),
@@ -141,6 +145,7 @@ fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
             .iter()
             .map(|&c| Column { column: c + 1 })
             .collect(),
+        evaluation,
     }
 }
 

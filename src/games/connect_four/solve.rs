@@ -24,6 +24,7 @@ use super::book::Book;
 use super::search::{win_score, Search};
 use super::table::Table;
 use super::ConnectFour;
+use crate::core::evaluation::Evaluation;
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
 use crate::solve::cores;
@@ -80,12 +81,28 @@ impl Analysis {
         verdict(self.cells, self.stones, score)
     }
 
+    /// A score for the player to move on the one evaluation scale: its
+    /// verdict when `proved`, else an estimate.
+    pub fn evaluation(&self, score: i32, proved: bool) -> Evaluation {
+        if proved {
+            let (outcome, plies) = self.verdict(score);
+            Evaluation::proved(outcome, Some(plies))
+        } else {
+            Evaluation::estimate(f64::from(score), SCORE_PER_UNIT)
+        }
+    }
+
     /// Every column exact and the principal variation played out to the
     /// end of the game: nothing a longer search would add.
     pub fn is_complete(&self) -> bool {
         self.solved && self.principal_variation.len() as u32 == self.verdict(self.score).1
     }
 }
+
+/// An unproved score this high (a win with two stones to spare, as the
+/// search estimates it) is worth about three quarters of a game: the scale
+/// on which an estimate becomes a win chance.
+pub const SCORE_PER_UNIT: f64 = 2.0;
 
 /// Outcome and plies to the end (counting the move) of a score seen by the
 /// mover with `stones` on a grid of `cells`.

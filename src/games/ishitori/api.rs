@@ -5,6 +5,8 @@ use serde::{Deserialize, Serialize};
 
 use super::solve::{Explanation, HeapRule, MoveAnalysis, SubtractionSolver};
 use super::{Game, HeapSize, HeapSizeError, IshitoriError, Outcome, Setup};
+use crate::core::evaluation::Evaluation;
+use crate::core::outcome;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::run::{run_search_cheap_first, SearchBudget, SharedDeadline};
@@ -69,6 +71,7 @@ pub struct MoveResponse {
     losing_residues: Option<Vec<u64>>,
     explanation: ExplanationBody,
     nodes: u64,
+    evaluation: Evaluation,
 }
 
 fn rule_body(rule: &HeapRule) -> RuleBody {
@@ -179,20 +182,24 @@ pub async fn analyse(
         }
         Explanation::Unfinished => (None, None, None, ExplanationBody::Unfinished),
     };
+    // Unsolved, the search knows nothing of either side's chances.
+    let evaluation = match analysis.outcome {
+        Some(Outcome::Win) => Evaluation::proved(outcome::Outcome::Win, None),
+        Some(Outcome::Loss) => Evaluation::proved(outcome::Outcome::Loss, None),
+        None => Evaluation::chance(0.5, false),
+    };
     Ok(MoveResponse {
         take: analysis.take,
         heap: analysis.heap,
         remaining_after: analysis.remaining_after,
         remaining_after_decimal: analysis.remaining_after.to_string(),
-        outcome: analysis.outcome.map(|o| match o {
-            Outcome::Win => "win",
-            Outcome::Loss => "loss",
-        }),
+        outcome: evaluation.outcome.map(|o| o.name()),
         solved: analysis.solved(),
         period,
         preperiod,
         losing_residues: residues,
         explanation,
         nodes: analysis.nodes,
+        evaluation,
     })
 }

@@ -4,7 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::{Capture, Layout, Player, Position, Rules};
-use super::solve::{analyse as solve, Analysis};
+use super::solve::{analyse as solve, evaluation, Analysis};
+use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::limits::SearchLimits;
@@ -122,6 +123,7 @@ pub struct HouseScore {
     house: u8,
     score: i32,
     solved: bool,
+    evaluation: Evaluation,
 }
 
 #[derive(Serialize)]
@@ -142,6 +144,7 @@ pub struct MoveResponse {
     nodes: u64,
     moves: Vec<HouseScore>,
     principal_variation: Vec<PlyStep>,
+    evaluation: Evaluation,
 }
 
 /// The position of `board` with `to_move` to play: its rules from the
@@ -175,22 +178,21 @@ pub fn position_of(board: &Board, to_move: Side, capture: CaptureRule) -> Result
     Position::from_board(rules, &layout).map_err(|e| format!("board: {e}"))
 }
 
-fn outcome(score: i32) -> &'static str {
-    match score.signum() {
-        1 => "win",
-        0 => "draw",
-        _ => "loss",
-    }
-}
-
 pub fn response(analysis: &Analysis) -> MoveResponse {
+    // A solved line runs to the end of the game, one step a ply.
+    let plies_to_end = u32::try_from(analysis.principal_variation.len()).ok();
+    let overall = evaluation(
+        analysis.value,
+        analysis.solved,
+        plies_to_end.filter(|_| analysis.solved),
+    );
     MoveResponse {
         player: analysis.player.into(),
         chosen: HouseMove {
             house: analysis.best.unwrap_or(0),
         },
         score: analysis.value,
-        outcome: analysis.solved.then(|| outcome(analysis.value)),
+        outcome: overall.outcome.map(|o| o.name()),
         solved: analysis.solved,
         depth: analysis.depth,
         nodes: analysis.nodes,
@@ -201,6 +203,7 @@ pub fn response(analysis: &Analysis) -> MoveResponse {
                 house: h.house,
                 score: h.value,
                 solved: h.solved,
+                evaluation: evaluation(h.value, h.solved, None),
             })
             .collect(),
         principal_variation: analysis
@@ -211,6 +214,7 @@ pub fn response(analysis: &Analysis) -> MoveResponse {
                 player: s.player.into(),
             })
             .collect(),
+        evaluation: overall,
     }
 }
 

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use super::api::{CaptureRule, KalahSolver, Side};
 use super::rules::{Played, Player, Position, Rules};
+use super::solve::evaluation;
 use crate::arena::games::{ArenaGame, Player as ArenaPlayer};
 use crate::arena::players::Chooser;
 use crate::arena::strategy::Strategy;
@@ -23,10 +24,6 @@ use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::solve::solvers::Solvers;
 
 pub(crate) struct KalahMatch;
-
-/// Margins this far apart are about a likely win from a likely loss: the
-/// scale on which a margin becomes the levels' value.
-const SEEDS_PER_UNIT: f64 = 3.0;
 
 /// Kalah's options, as matches, reviews and the catalog read them.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -100,7 +97,7 @@ fn candidates(analysis: &super::solve::Analysis) -> Vec<Candidate<u8>> {
         .iter()
         .map(|h| Candidate {
             mv: h.house,
-            value: 1.0 / (1.0 + (-f64::from(h.value) / SEEDS_PER_UNIT).exp()),
+            value: evaluation(h.value, false, None).win_chance,
         })
         .collect()
 }

@@ -8,13 +8,11 @@ use serde_json::Value;
 use super::api::KalahSolver;
 use super::matches::{HouseMove, Options};
 use super::rules::Position;
+use super::solve::SEEDS_PER_UNIT;
 use crate::review::driver::{self, Valuation, Valuer};
 use crate::review::margin::MarginValue;
 use crate::review::{Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
-
-/// Margins this far apart are about a likely win from a likely loss.
-const SEEDS_PER_UNIT: f64 = 3.0;
 
 impl Valuer<Position> for KalahSolver {
     type Value = MarginValue;

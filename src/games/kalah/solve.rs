@@ -21,6 +21,7 @@
 //! difference at the horizon) with `solved: false`.
 
 use super::rules::{Capture, Geometry, Houses, Next, Played, Player, Position};
+use crate::core::evaluation::Evaluation;
 use crate::solve::limits::SearchLimits;
 use crate::solve::table::{Bound, Entry, SharedTable, NO_MOVE};
 
@@ -87,6 +88,16 @@ pub struct HouseValue {
 pub struct Step {
     pub house: u8,
     pub player: Player,
+}
+
+/// Seed margins this far apart are about a likely win from a likely loss:
+/// the scale on which an estimate becomes a win chance (answers, reviews
+/// and the levels read it).
+pub const SEEDS_PER_UNIT: f64 = 3.0;
+
+/// A final margin for the mover on the one evaluation scale.
+pub fn evaluation(value: i32, solved: bool, plies_to_end: Option<u32>) -> Evaluation {
+    Evaluation::of_margin(f64::from(value), solved, plies_to_end, SEEDS_PER_UNIT)
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

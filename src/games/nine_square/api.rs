@@ -2,9 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::solve::{best_placements, best_placements_reporting, SearchResult};
+use super::solve::{best_placements, best_placements_reporting, evaluation, SearchResult};
 use super::strategies::greedy_placements;
 use super::{Coord, Position, PositionError, Score};
+use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::lines::Lines;
@@ -51,6 +52,7 @@ pub struct MoveResponse {
     solved: bool,
     nodes: u64,
     strategy: &'static str,
+    evaluation: Evaluation,
 }
 
 /// The seed paper's greedy AI: its margin is what the board shows after its
@@ -126,5 +128,6 @@ fn response(result: &SearchResult, score: Score, strategy: &'static str) -> Move
         solved: result.solved,
         nodes: result.nodes,
         strategy,
+        evaluation: evaluation(result.expected_margin),
     }
 }

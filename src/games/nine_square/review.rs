@@ -13,17 +13,11 @@
 
 use serde_json::{json, Value};
 
-use super::solve::{best_placements, value_after, Valuation};
-use super::{Board, Coord, Player, Position, GRID_LINE_POINTS};
+use super::solve::{best_placements, value_after, Valuation, MARGIN_SCALE};
+use super::{Board, Coord, Player, Position};
 use crate::core::game::Seat;
 use crate::review::{check_seat, first_player_value, judge, margin_points, Budget, Entry, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
-
-/// The points' scale in points of margin: twice a line of nine's bonus.
-/// A lead of two lines of nine is worth 0.88 of the game; a box line (1
-/// point) given away at an even position is a mistake, a line of nine
-/// (3 points) a blunder.
-pub const MARGIN_SCALE: f64 = 2.0 * GRID_LINE_POINTS as f64;
 
 /// Reviews are repeatable for the same budget in nodes: the searches'
 /// own randomness comes from this seed.

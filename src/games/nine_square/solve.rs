@@ -22,12 +22,27 @@ use rand::{Rng, SeedableRng};
 
 use super::{
     cells_of, line_len, lines_through, Board, Coord, Game, NineSquareMove, Player, Position, Turn, BOX_LINES, CELLS,
-    DIE_FACES,
+    DIE_FACES, GRID_LINE_POINTS,
 };
+use crate::core::evaluation::Evaluation;
 use crate::core::game::{self, GameOutcome, Turn as GameTurn};
+use crate::review::margin_points;
 use crate::solve::expectimax::{ExactSearch, Expectimax};
 use crate::solve::limits::SearchLimits;
 use crate::solve::Progress;
+
+/// The win chance's scale in points of margin: twice a line of nine's
+/// bonus. A lead of two lines of nine is worth 0.88 of the game; a box line
+/// (1 point) given away at an even position is a mistake, a line of nine
+/// (3 points) a blunder (answers, reviews and the levels read it).
+pub const MARGIN_SCALE: f64 = 2.0 * GRID_LINE_POINTS as f64;
+
+/// An expected final margin on the one evaluation scale. Never exact: the
+/// search maximises the margin expected over the dice, not the chance to
+/// win, so even a proved expectation only estimates that chance.
+pub fn evaluation(expected_margin: f64) -> Evaluation {
+    Evaluation::chance(margin_points(expected_margin, MARGIN_SCALE), false)
+}
 
 /// The search's answer for one turn.
 #[derive(Clone, Debug, PartialEq)]

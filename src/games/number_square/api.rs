@@ -2,9 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::solve::{Analysis, MoveBound, MoveValue, NumberSquareSolver};
+use super::solve::{evaluation, Analysis, MoveBound, MoveValue, NumberSquareSolver};
 use super::strategies::{lookahead2, lookahead2_scores};
 use super::{Board, BoardError, Tile};
+use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::lines::Lines;
@@ -48,6 +49,7 @@ pub struct TileValue {
     value: i64,
     /// "exact", or "at_most" when the search only proved an upper bound.
     bound: &'static str,
+    evaluation: Evaluation,
 }
 
 #[derive(Serialize)]
@@ -63,6 +65,7 @@ pub struct MoveResponse {
     moves: Vec<TileValue>,
     principal_variation: Vec<At>,
     strategy: &'static str,
+    evaluation: Evaluation,
 }
 
 fn score(field: &str, value: i64) -> Result<i64, Problem> {
@@ -117,6 +120,7 @@ pub async fn analyse(
     let (strategy, analysis) = match request.strategy.as_deref().unwrap_or("best") {
         "best" => {
             let solver = services.solvers.of::<NumberSquareSolver>();
+            let searched = board.clone();
             let analysis = run_search_cheap_first(
                 &services.config,
                 &services.search_pool,
@@ -125,11 +129,11 @@ pub async fn analyse(
                 |a: &Option<Analysis>| a.as_ref().is_none_or(|a| a.solved),
                 move |limits, attempt| match (&lines, attempt) {
                     (Some(lines), Attempt::Pool) => solver.analyse_reporting(
-                        &board,
+                        &searched,
                         limits,
-                        Some(&mut |a: &Analysis| lines.send(&response(a, lead, "best"))),
+                        Some(&mut |a: &Analysis| lines.send(&response(a, &searched, lead, "best"))),
                     ),
-                    _ => solver.analyse(&board, limits),
+                    _ => solver.analyse(&searched, limits),
                 },
             )
             .await?
@@ -143,11 +147,11 @@ pub async fn analyse(
             )))
         }
     };
-    Ok(response(&analysis, lead, strategy))
+    Ok(response(&analysis, &board, lead, strategy))
 }
 
-/// The response for an analysis, given the mover's lead so far.
-fn response(analysis: &Analysis, lead: i64, strategy: &'static str) -> MoveResponse {
+/// The response for an analysis of `board`, given the mover's lead so far.
+fn response(analysis: &Analysis, board: &Board, lead: i64, strategy: &'static str) -> MoveResponse {
     let final_margin = lead + analysis.value;
     MoveResponse {
         chosen: analysis.best_move.into(),
@@ -172,9 +176,15 @@ fn response(analysis: &Analysis, lead: i64, strategy: &'static str) -> MoveRespo
                     MoveBound::Exact => "exact",
                     MoveBound::AtMost => "at_most",
                 },
+                evaluation: evaluation(
+                    lead + m.value,
+                    analysis.solved && matches!(m.bound, MoveBound::Exact),
+                    board,
+                ),
             })
             .collect(),
         principal_variation: analysis.principal_variation.iter().copied().map(At::from).collect(),
         strategy,
+        evaluation: evaluation(final_margin, analysis.solved, board),
     }
 }

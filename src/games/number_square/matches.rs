@@ -19,18 +19,13 @@ use crate::matches::read;
 use crate::matches::turns::{Candidate, Choice, TurnGame};
 use crate::solve::solvers::Solvers;
 
-use super::solve::NumberSquareSolver;
+use super::solve::{evaluation, NumberSquareSolver};
 use super::strategies::lookahead2;
 use super::{Board, GameEnd, NumberSquare, Tile, MAX_SIZE, MIN_SIZE};
 
 pub(crate) struct NumberSquareMatch;
 
 const DEFAULT_SIZE: usize = 8;
-
-/// A margin this many times the largest tile counts as half a game on the
-/// levels' scale: a weak AI gives away a tile's worth readily, a whole game
-/// rarely.
-const MARGIN_SCALE_TILES: f64 = 2.0;
 
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Deal {
@@ -129,8 +124,7 @@ struct StateScores {
 
 /// A move's value on the levels' scale from its margin for the mover.
 fn margin_value(margin: i64, board: &Board) -> f64 {
-    let scale = MARGIN_SCALE_TILES * board.largest_value().max(1) as f64;
-    0.5 + 0.5 * (margin as f64 / scale).tanh()
+    evaluation(margin, false, board).win_chance
 }
 
 impl ArenaGame for NumberSquareMatch {

@@ -14,7 +14,7 @@
 use serde_json::{json, Value};
 
 use super::matches::{Options, TileMove};
-use super::solve::{Analysis, MoveBound, NumberSquareSolver};
+use super::solve::{margin_scale, Analysis, MoveBound, NumberSquareSolver};
 use super::{Board, Tile};
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
@@ -22,10 +22,6 @@ use crate::review::{
     analyse_latest_first, check_seat, first_player_value, judge, margin_points, Entry, Review, ReviewError, Step,
 };
 use crate::solve::limits::SearchLimits;
-
-/// The scale of the points is this many times the largest tile left (the
-/// same measure of a big lead as the match AI's levels use).
-pub const SCALE_TILES: f64 = 2.0;
 
 /// A position of the record: the board before the move, the mover's seat
 /// and lead so far, and the tile taken.
@@ -147,7 +143,7 @@ fn played_value(position: &Position, analysis: &Analysis, next: Option<&Analysis
 fn entry(position: &Position, analysis: &Analysis, next: Option<&Analysis>, ply: u64, actor: &str) -> Entry {
     let scale = Scale {
         lead: position.lead,
-        tiles: SCALE_TILES * position.board.largest_value().max(1) as f64,
+        tiles: margin_scale(&position.board),
     };
     let cell = |t: Tile| json!({"row": t.row, "col": t.col});
     let best = Margin {
@@ -268,7 +264,7 @@ mod tests {
         let before = &r.moves[1].value_before;
         let margin = before["value"].as_i64().unwrap();
         assert_eq!(before["final_margin"].as_i64().unwrap(), margin - 9);
-        let expected = margin_points((margin - 9) as f64, SCALE_TILES * 8.0);
+        let expected = margin_points((margin - 9) as f64, super::super::solve::SCALE_TILES * 8.0);
         assert!((before["points"].as_f64().unwrap() - expected).abs() < 1e-15);
         assert!(r.exact);
     }

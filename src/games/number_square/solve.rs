@@ -9,7 +9,10 @@
 //! later request of the same game, finds the same memo entry.
 
 use super::{game_end, Board, Geometry, Tile, TileBits, Wide, MAX_TILES};
+use crate::core::evaluation::Evaluation;
+use crate::core::outcome::Outcome;
 use crate::hash::mix;
+use crate::review::margin_points;
 use crate::solve::alphabeta::{AlphaBeta, Bound, Horizon, Opening, Remembered, Score, Step, INFINITY, TO_THE_END};
 use crate::solve::limits::SearchLimits;
 use crate::solve::memo::{BoundedMemo, MemoStats};
@@ -39,6 +42,27 @@ const NO_MOVE: u8 = u8::MAX;
 /// requests.
 pub struct NumberSquareSolver {
     memo: BoundedMemo<PositionKey, MemoEntry>,
+}
+
+/// A lead of this many times the largest tile left is nearly a sure win:
+/// the scale on which a margin becomes a win chance (answers, reviews and
+/// the levels read it). Late in a game of small tiles a few points decide.
+pub const SCALE_TILES: f64 = 2.0;
+
+/// The scale of [`margin_points`] on `board`.
+pub fn margin_scale(board: &Board) -> f64 {
+    SCALE_TILES * board.largest_value().max(1) as f64
+}
+
+/// The mover's final margin (the lead so far plus the future margin) on the
+/// one evaluation scale: its sign when proved, else [`margin_points`] on
+/// the board's scale.
+pub fn evaluation(final_margin: i64, proved: bool, board: &Board) -> Evaluation {
+    if proved {
+        Evaluation::proved(Outcome::of_margin(final_margin as f64), None)
+    } else {
+        Evaluation::chance(margin_points(final_margin as f64, margin_scale(board)), false)
+    }
 }
 
 /// What the search found.

@@ -14,6 +14,7 @@ use super::eval::DISC;
 use super::geometry::{Geometry, Size};
 use super::midgame::Midgame;
 use super::square::{OthelloMove, Square};
+use crate::core::evaluation::Evaluation;
 use crate::core::outcome::Outcome;
 use crate::games::game::Seat;
 use crate::solve::limits::SearchLimits;
@@ -58,11 +59,14 @@ pub struct Analysis {
 impl Analysis {
     /// Win, draw or loss for the player to move; None when not solved.
     pub fn outcome(&self) -> Option<Outcome> {
-        self.solved.then_some(match self.score.signum() {
-            1 => Outcome::Win,
-            0 => Outcome::Draw,
-            _ => Outcome::Loss,
-        })
+        self.evaluation().outcome
+    }
+
+    /// On the one evaluation scale; the plies to the end are known when the
+    /// principal variation reaches it (passes are plies too).
+    pub fn evaluation(&self) -> Evaluation {
+        let plies_to_end = u32::try_from(self.principal_variation.len()).ok();
+        evaluation(self.score, self.solved, plies_to_end.filter(|_| self.line_to_the_end))
     }
 
     /// The score exact and the principal variation played out to the end
@@ -70,6 +74,16 @@ impl Analysis {
     pub fn is_complete(&self) -> bool {
         self.solved && self.line_to_the_end
     }
+}
+
+/// Disc differences this far apart are about a likely win from a likely
+/// loss: the scale on which an estimate becomes a win chance (answers,
+/// reviews and the levels read it).
+pub const DISCS_PER_UNIT: f64 = 4.0;
+
+/// A disc difference for the mover on the one evaluation scale.
+pub fn evaluation(score: i32, solved: bool, plies_to_end: Option<u32>) -> Evaluation {
+    Evaluation::of_margin(f64::from(score), solved, plies_to_end, DISCS_PER_UNIT)
 }
 
 /// How hard the engine tries: the levels set these.

@@ -3,10 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::analyse::{Analysis, OthelloEngine, Settings};
+use super::analyse::{evaluation, Analysis, OthelloEngine, Settings};
 use super::board::{symbol, Othello};
 use super::parse::{parse_position, OthelloParseError};
 use super::square::{OthelloMove, Square};
+use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::lines::Lines;
@@ -41,6 +42,7 @@ pub struct SquareValue {
     square: Square,
     score: i32,
     solved: bool,
+    evaluation: Evaluation,
 }
 
 #[derive(Serialize)]
@@ -56,6 +58,7 @@ pub struct MoveResponse {
     size: u32,
     moves: Vec<SquareValue>,
     principal_variation: Vec<OthelloMove>,
+    evaluation: Evaluation,
 }
 
 /// The position of a request: validated, not over.
@@ -80,9 +83,11 @@ pub fn response(game: &Othello, analysis: &Analysis) -> MoveResponse {
                 square: m.square,
                 score: m.score,
                 solved: m.solved,
+                evaluation: evaluation(m.score, m.solved, None),
             })
             .collect(),
         principal_variation: analysis.principal_variation.clone(),
+        evaluation: analysis.evaluation(),
     }
 }
 

@@ -5,7 +5,7 @@
 //! and give each move a value on the scale of [`crate::matches::levels`],
 //! where 1.0 separates a sure win from a sure loss, for its softmax.
 
-use super::analyse::{Analysis, Settings};
+use super::analyse::{evaluation, Analysis, Settings};
 use super::board::Othello;
 use super::square::{OthelloMove, Square};
 
@@ -37,10 +37,6 @@ pub fn level_settings(level: u8) -> Settings {
     }
 }
 
-/// Disc differences this far apart are about as far apart as a likely win
-/// and a likely loss: the logistic's scale.
-const DISCS_PER_UNIT: f64 = 4.0;
-
 /// Each legal move's value for the level softmax: a logistic of its score,
 /// 0.5 for an even game, near 1 for a clear win. Square order, like
 /// [`Analysis::moves`].
@@ -49,7 +45,7 @@ pub fn level_value(analysis: &Analysis) -> Vec<(OthelloMove, f64)> {
         .moves
         .iter()
         .map(|m| {
-            let value = 1.0 / (1.0 + (-f64::from(m.score) / DISCS_PER_UNIT).exp());
+            let value = evaluation(m.score, false, None).win_chance;
             (OthelloMove::Play(m.square), value)
         })
         .collect()

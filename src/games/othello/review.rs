@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::analyse::OthelloEngine;
+use super::analyse::{OthelloEngine, DISCS_PER_UNIT};
 use super::board::Othello;
 use super::matches::Options;
 use super::square::OthelloMove;
@@ -14,10 +14,6 @@ use crate::review::driver::{self, Valuation, Valuer};
 use crate::review::margin::MarginValue;
 use crate::review::{Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
-
-/// Disc differences this far apart are about a likely win from a likely
-/// loss: the scale on which an estimate becomes points.
-const DISCS_PER_UNIT: f64 = 4.0;
 
 /// A move's value: its disc difference, the empties its plies to the end.
 fn square_value(score: i32, solved: bool, empties: u32) -> MarginValue {

@@ -11,6 +11,8 @@ use super::solve::{ActionRange, PigTable};
 use super::tables::cache::TableWorkerError;
 use super::tables::shared_tables;
 use super::{rules_of, Action, PigError, PigRules, PigState};
+use crate::core::evaluation::Evaluation;
+use crate::core::outcome::Outcome;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::memo::BoundedMemo;
@@ -204,6 +206,8 @@ pub struct DecisionResponse {
     goal: u32,
     die_sides: u32,
     variant: &'static str,
+    /// The win probability on the one scale: exact, as the table is.
+    evaluation: Evaluation,
 }
 
 impl DecisionResponse {
@@ -230,10 +234,26 @@ impl DecisionResponse {
             Some(at) => hold_at_buffer.format(at).as_bytes(),
             None => b"null",
         };
-        let mut counts = [itoa::Buffer::new(); 5];
-        let [my_score, opponent_score, turn_total, goal, die_sides] = &mut counts;
+        let mut chance_buffer = ryu::Buffer::new();
+        let chance = match self.evaluation.win_chance.to_bits() {
+            bits if bits == self.win_probability.to_bits() => win,
+            _ => probability(&mut chance_buffer, self.evaluation.win_chance),
+        };
+        let outcome: &[u8] = match self.evaluation.outcome {
+            Some(Outcome::Win) => b"\"win\"",
+            Some(Outcome::Draw) => b"\"draw\"",
+            Some(Outcome::Loss) => b"\"loss\"",
+            None => b"null",
+        };
+        let exact: &[u8] = if self.evaluation.exact { b"true" } else { b"false" };
+        let mut counts = [itoa::Buffer::new(); 6];
+        let [my_score, opponent_score, turn_total, goal, die_sides, plies] = &mut counts;
+        let plies_to_end = match self.evaluation.plies_to_end {
+            Some(n) => plies.format(n).as_bytes(),
+            None => b"null",
+        };
         // Both names are fixed ASCII words: nothing to escape.
-        let pieces: [&[u8]; 23] = [
+        let pieces: [&[u8]; 31] = [
             b"{\"action\":\"",
             self.action.as_bytes(),
             b"\",\"win_probability\":",
@@ -256,7 +276,15 @@ impl DecisionResponse {
             die_sides.format(self.die_sides).as_bytes(),
             b",\"variant\":\"",
             self.variant.as_bytes(),
-            b"\"}",
+            b"\",\"evaluation\":{\"win_chance\":",
+            chance,
+            b",\"outcome\":",
+            outcome,
+            b",\"exact\":",
+            exact,
+            b",\"plies_to_end\":",
+            plies_to_end,
+            b"}}",
         ];
         let mut out = Vec::with_capacity(pieces.iter().map(|p| p.len()).sum());
         for piece in pieces {
@@ -309,6 +337,7 @@ pub async fn decide(state: &Services, request: DecisionRequest) -> Result<Decisi
         goal: rules.goal(),
         die_sides: rules.die_sides(),
         variant: rules.variant().as_str(),
+        evaluation: Evaluation::chance(d.win_probability, true),
     })
 }
 
@@ -435,6 +464,7 @@ mod tests {
                             goal: rules.goal(),
                             die_sides: rules.die_sides(),
                             variant: rules.variant().as_str(),
+                            evaluation: Evaluation::chance(d.win_probability, true),
                         });
                     }
                 }
@@ -465,6 +495,10 @@ mod tests {
                 goal: 1000,
                 die_sides: 2,
                 variant: "progressive",
+                evaluation: Evaluation {
+                    plies_to_end: hold_at,
+                    ..Evaluation::chance(win, hold_at.is_some())
+                },
             });
         }
         for answer in &answers {

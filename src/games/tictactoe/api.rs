@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use super::solve::{Analysis, Outcome, TicTacToeSolver};
 use super::{Position, TicTacToeError};
+use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::lines::Lines;
@@ -102,6 +103,7 @@ pub struct MoveValue {
     outcome: Option<&'static str>,
     plies_to_end: Option<u32>,
     score: i32,
+    evaluation: Evaluation,
 }
 
 #[derive(Serialize)]
@@ -120,6 +122,7 @@ pub struct MoveResponse {
     k: usize,
     moves: Vec<MoveValue>,
     principal_variation: Vec<Cell>,
+    evaluation: Evaluation,
 }
 
 fn response(position: &Position, analysis: &Analysis) -> MoveResponse {
@@ -151,9 +154,11 @@ fn response(position: &Position, analysis: &Analysis) -> MoveResponse {
                 outcome: m.outcome.map(Outcome::name),
                 plies_to_end: m.plies_to_end,
                 score: m.score,
+                evaluation: m.evaluation(),
             })
             .collect(),
         principal_variation: analysis.principal_variation.iter().map(|&i| cell(i)).collect(),
+        evaluation: analysis.evaluation(),
     }
 }
 

@@ -19,9 +19,6 @@ use crate::solve::solvers::Solvers;
 /// A win that comes later, or a loss that comes later, is a subtler
 /// difference: each further move of the winner's halves less of it.
 const DISTANCE_DISCOUNT: f64 = 0.8;
-/// Unproved moves: the solver's heuristic score at this magnitude counts as
-/// a quarter of a game either way.
-const HEURISTIC_SCALE: f64 = 500_000.0;
 
 pub(crate) struct TicTacToeMatch;
 
@@ -127,7 +124,7 @@ fn move_value(m: &MoveAnalysis) -> f64 {
         Some(Outcome::Win) => 0.5 + 0.5 * DISTANCE_DISCOUNT.powf((plies - 1.0) / 2.0),
         Some(Outcome::Loss) => 0.5 - 0.5 * DISTANCE_DISCOUNT.powf(((plies - 2.0) / 2.0).max(0.0)),
         Some(Outcome::Draw) => 0.5,
-        None => 0.5 + 0.25 * (f64::from(m.score) / HEURISTIC_SCALE).clamp(-1.0, 1.0),
+        None => m.evaluation().win_chance,
     }
 }
 

@@ -16,10 +16,6 @@ use crate::review::driver::{self, MoveValue, Valuation, Valuer};
 use crate::review::{outcome_value, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
 
-/// An unproved score at this magnitude counts as a quarter of a game
-/// either way (the solver's estimates stay within 500,000).
-const HEURISTIC_SCALE: f64 = 500_000.0;
-
 /// A move's value: the solver's score (its rank: a faster win or a slower
 /// loss scores higher), proved outcome and plies to the end.
 impl MoveValue for MoveAnalysis {
@@ -29,12 +25,9 @@ impl MoveValue for MoveAnalysis {
         self.score
     }
 
-    /// Exact when proved, else the score's estimate mapped into (0.25, 0.75).
+    /// Exact when proved, else the score's estimate.
     fn points(&self) -> f64 {
-        match self.outcome {
-            Some(outcome) => outcome.points(),
-            None => 0.5 + 0.25 * (f64::from(self.score) / HEURISTIC_SCALE).clamp(-1.0, 1.0),
-        }
+        self.evaluation().win_chance
     }
 
     fn shown(&self) -> Value {

@@ -26,6 +26,7 @@ mod board;
 mod search;
 
 use super::{Player, Position};
+use crate::core::evaluation::Evaluation;
 use crate::solve::limits::SearchLimits;
 use crate::solve::memo::MemoStats;
 use crate::solve::solvers::{GameSolver, MemoSizes};
@@ -78,6 +79,32 @@ pub struct Analysis {
     pub moves: Vec<MoveAnalysis>,
     /// The chosen move and the best replies that follow, as far as known.
     pub principal_variation: Vec<usize>,
+}
+
+/// Unproved scores at this magnitude (estimates stay within 500,000) are
+/// worth about three quarters of a game: the scale on which an estimate
+/// becomes a win chance (answers, reviews and the levels read it).
+pub const HEURISTIC_SCALE: f64 = 500_000.0;
+
+/// A value on the one evaluation scale: the outcome where proved, else the
+/// score's estimate.
+pub fn evaluation(outcome: Option<Outcome>, plies_to_end: Option<u32>, score: i32) -> Evaluation {
+    match outcome {
+        Some(outcome) => Evaluation::proved(outcome, plies_to_end),
+        None => Evaluation::estimate(f64::from(score), HEURISTIC_SCALE),
+    }
+}
+
+impl MoveAnalysis {
+    pub fn evaluation(&self) -> Evaluation {
+        evaluation(self.outcome, self.plies_to_end, self.score)
+    }
+}
+
+impl Analysis {
+    pub fn evaluation(&self) -> Evaluation {
+        evaluation(self.outcome, self.plies_to_end, self.score)
+    }
 }
 
 /// The solver: a memo shared by all requests. `Send + Sync`.
