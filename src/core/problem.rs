@@ -8,6 +8,10 @@ use serde::Serialize;
 
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// Seconds a client is told to wait before retrying a 429 or a 503 whose
+/// cause gives no better figure (a search queue, a timeout).
+pub const DEFAULT_RETRY_AFTER_SECS: u64 = 1;
+
 #[derive(Debug, Clone)]
 pub struct Problem {
     status: StatusCode,
@@ -26,6 +30,10 @@ struct ProblemBody<'a> {
     title: &'a str,
     status: u16,
     detail: &'a str,
+    /// The Retry-After header's seconds, in the body too: a page on another
+    /// origin may not read the header, and a batch item has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_after: Option<u64>,
 }
 
 impl Problem {
@@ -90,9 +98,15 @@ impl Problem {
         &self.detail
     }
 
-    /// Seconds a client should wait before trying again, where that is known.
+    /// Seconds a client should wait before trying again: the cause's own
+    /// figure, else [`DEFAULT_RETRY_AFTER_SECS`] for every 429 and 503.
     pub fn retry_after_secs(&self) -> Option<u64> {
+        let refused_for_now = matches!(
+            self.status,
+            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+        );
         self.retry_after_secs
+            .or(refused_for_now.then_some(DEFAULT_RETRY_AFTER_SECS))
     }
 
     /// The header the status calls for, if any (see [`Problem::with_header`]).
@@ -129,6 +143,7 @@ impl Problem {
             title: self.status.canonical_reason().unwrap_or("Error"),
             status: self.status.as_u16(),
             detail: &self.detail,
+            retry_after: self.retry_after_secs(),
         };
         // Writing strings and integers into a Vec cannot fail.
         let _ = serde_json::to_writer(out, &body);

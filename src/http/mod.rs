@@ -62,6 +62,7 @@ pub fn routes() -> Vec<(Method, &'static str, MethodRouter<AppState>)> {
         (Method::GET, "/matches/{id}/review", get(review::match_review)),
         (Method::GET, "/", get(playground::index)),
         (Method::GET, "/playground/{file}", get(playground::asset)),
+        (Method::GET, "/favicon.ico", get(playground::favicon)),
     ];
     routes.extend(games::routes());
     routes
@@ -223,8 +224,13 @@ fn cors(config: &Config) -> CorsLayer {
     let layer = CorsLayer::new()
         .allow_methods([Method::GET, Method::POST])
         .allow_headers([axum::http::header::CONTENT_TYPE, axum::http::header::AUTHORIZATION])
+        // What a page on another origin needs to read beyond the
+        // safelisted headers: where a match was created, when to retry,
+        // which methods a path takes, the id to quote in a report.
         .expose_headers([
             axum::http::header::LOCATION,
+            axum::http::header::RETRY_AFTER,
+            axum::http::header::ALLOW,
             axum::http::HeaderName::from_static("x-request-id"),
         ]);
     if config.cors_origins.iter().any(|o| o == "*") {

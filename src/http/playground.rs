@@ -14,6 +14,10 @@ use crate::registry;
 const HTML: &str = "text/html; charset=utf-8";
 const CSS: &str = "text/css; charset=utf-8";
 const JS: &str = "text/javascript; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+
+/// The tab's icon, also at /favicon.ico where browsers look by default.
+const FAVICON: &str = include_str!("../../web/favicon.svg");
 
 /// The page itself, served at `/` (its modules are under /playground/).
 const INDEX: &str = include_str!("../../web/index.html");
@@ -27,6 +31,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("ui.js", JS, include_str!("../../web/ui.js")),
     ("options.js", JS, include_str!("../../web/options.js")),
     ("review.js", JS, include_str!("../../web/review.js")),
+    ("favicon.svg", SVG, FAVICON),
 ];
 
 /// Everything the page needs comes from this server; a stray reference to a
@@ -37,6 +42,11 @@ const CSP: &str = "default-src 'self'; img-src 'self' data:; style-src 'self'; s
 
 pub async fn index(headers: HeaderMap) -> Response {
     serve(&headers, HTML, INDEX)
+}
+
+/// GET /favicon.ico: the SVG icon (browsers read it by its content type).
+pub async fn favicon(headers: HeaderMap) -> Response {
+    serve(&headers, SVG, FAVICON)
 }
 
 pub async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Result<Response, Problem> {

@@ -48,6 +48,9 @@ pub async fn problem_for_plain_errors(request: Request, next: Next) -> Response 
             parts.headers.insert(header::ALLOW, allow);
         }
     }
-    let (_, body) = problem.into_parts();
+    let (problem_parts, body) = problem.into_parts();
+    if let Some(retry_after) = problem_parts.headers.get(header::RETRY_AFTER) {
+        parts.headers.insert(header::RETRY_AFTER, retry_after.clone());
+    }
     Response::from_parts(parts, body)
 }

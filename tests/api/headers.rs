@@ -153,3 +153,34 @@ async fn metrics_are_served_but_never_to_a_page_of_another_origin() {
         }
     }
 }
+
+#[tokio::test]
+async fn a_page_of_another_origin_can_read_when_to_retry() {
+    let app = spawn_app_on(TestDb::Sqlite, |c| c.cors_origins = vec!["https://game.example".into()]).await;
+    let r = from_origin(&app, Method::GET, "/healthz", "https://game.example").await;
+    let exposed = r
+        .headers
+        .get(header::ACCESS_CONTROL_EXPOSE_HEADERS)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    for name in ["retry-after", "location", "x-request-id"] {
+        assert!(
+            exposed.split(',').any(|h| h.trim() == name),
+            "{name} not exposed: {exposed}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_favicon_is_served_where_browsers_ask() {
+    let app = spawn_app().await;
+    for path in ["/favicon.ico", "/playground/favicon.svg"] {
+        let r = app.get(path).await;
+        assert_eq!(r.status, StatusCode::OK, "{path}");
+        assert_eq!(r.content_type(), "image/svg+xml");
+        assert!(String::from_utf8_lossy(&r.body).starts_with("<svg"), "{path}");
+    }
+    let page = String::from_utf8_lossy(&app.get("/").await.body).to_string();
+    assert!(page.contains("rel=\"icon\""), "the page names no icon");
+}

@@ -52,6 +52,16 @@ impl TestResponse {
             assert!(body.get(field).is_some(), "problem without {field}: {body}");
         }
         assert_eq!(body["status"], status.as_u16());
+        if status == StatusCode::TOO_MANY_REQUESTS || status == StatusCode::SERVICE_UNAVAILABLE {
+            // When to retry, in the body as in the header.
+            let header = self.headers.get(axum::http::header::RETRY_AFTER);
+            let header: Option<u64> = header.and_then(|h| h.to_str().ok()).and_then(|h| h.parse().ok());
+            assert!(
+                body["retry_after"].as_u64().is_some_and(|s| s >= 1),
+                "no retry_after: {body}"
+            );
+            assert_eq!(body["retry_after"].as_u64(), header, "{body}");
+        }
         body["detail"].as_str().unwrap_or_default().to_string()
     }
 }
