@@ -901,3 +901,41 @@ async fn a_review_finishes_while_another_client_uses_chess() {
         assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
     }
 }
+
+/// lichess's own path and parameters: the answer of /chess/cloud-eval,
+/// `variant` read as lichess's variant key.
+#[tokio::test]
+async fn lichess_path_answers_as_cloud_eval_and_refuses_other_variants() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let ours = app
+        .get(&format!("/chess/cloud-eval?fen={}&multiPv=2", encode(AFTER_E4)))
+        .await;
+    assert_eq!(ours.status, StatusCode::OK);
+    for variant in ["standard", "fromPosition"] {
+        let lichess = app
+            .get(&format!(
+                "/api/cloud-eval?fen={}&multiPv=2&variant={variant}",
+                encode(AFTER_E4)
+            ))
+            .await;
+        assert_eq!(
+            lichess.status,
+            StatusCode::OK,
+            "{}",
+            String::from_utf8_lossy(&lichess.body)
+        );
+        // The same default budget, so the cached answer: equal in full.
+        assert_eq!(lichess.json(), ours.json(), "{variant}");
+    }
+    for variant in ["chess960", "atomic", "crazyhouse"] {
+        let r = app
+            .get(&format!("/api/cloud-eval?fen={}&variant={variant}", encode(AFTER_E4)))
+            .await;
+        let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(detail.contains("variant") && detail.contains(variant), "{detail}");
+    }
+}

@@ -378,3 +378,54 @@ fn the_scores_command_prints_every_columns_exact_score() {
         assert_eq!(out, format!("{line} {}", expected.join(" ")), "{line}");
     }
 }
+
+/// connect4.gamesolver.org's `GET /solve?pos=`: its shape, the published
+/// start, and every column of late positions against the test's own
+/// minimax (a full column: 100, as gamesolver.org writes it).
+#[tokio::test]
+async fn the_gamesolver_drop_in_answers_every_column_exactly() {
+    use rand::rngs::StdRng;
+    use rand::{Rng, SeedableRng};
+
+    let app = spawn_app().await;
+    let start = app.get("/solve?pos=").await;
+    assert_eq!(start.status, StatusCode::OK);
+    assert_eq!(start.json(), json!({"pos": "", "score": [-2, -1, 0, 1, 0, -1, -2]}));
+    assert_eq!(
+        app.get("/solve").await.json()["score"],
+        json!([-2, -1, 0, 1, 0, -1, -2])
+    );
+
+    let mut rng = StdRng::seed_from_u64(4453);
+    let mut memo = HashMap::new();
+    let mut checked = 0;
+    while checked < 4 {
+        // A random game of 30 stones that nobody has won yet.
+        let mut grid = Grid::new(7, 6, 4);
+        let mut pos = String::new();
+        let mut over = false;
+        while pos.len() < 30 && !over {
+            let col = rng.gen_range(0..7);
+            if grid.height(col) < 6 {
+                over = grid.drop(col);
+                pos.push(char::from(b'1' + col as u8));
+            }
+        }
+        if over {
+            continue;
+        }
+        let r = app.get(&format!("/solve?pos={pos}")).await;
+        assert_eq!(r.status, StatusCode::OK, "{pos}: {}", String::from_utf8_lossy(&r.body));
+        let expected: Vec<i32> = reference_scores(&grid, &mut memo)
+            .into_iter()
+            .map(|s| if s == -1000 { 100 } else { s })
+            .collect();
+        assert_eq!(r.json(), json!({"pos": pos, "score": expected}), "{pos}");
+        checked += 1;
+    }
+    for bad in ["8", "0", "4444444", "1a"] {
+        app.get(&format!("/solve?pos={bad}"))
+            .await
+            .assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    }
+}

@@ -73,6 +73,9 @@ pub struct CloudEvalQuery {
     fen: String,
     #[serde(rename = "multiPv")]
     multi_pv: Option<u64>,
+    /// lichess's variant key: standard chess only (`standard`, or
+    /// `fromPosition`, lichess's name for standard chess from a FEN).
+    variant: Option<String>,
 }
 
 /// The engine settings of this server's configuration.
@@ -207,6 +210,18 @@ pub async fn analyse(
 /// The answer to `GET /chess/cloud-eval`, within the server's default
 /// budget.
 pub async fn cloud_eval(services: &Services, query: CloudEvalQuery) -> Result<CloudEval, Problem> {
+    if let Some(variant) = query
+        .variant
+        .as_deref()
+        .filter(|v| !matches!(*v, "standard" | "fromPosition"))
+    {
+        let shown: String = variant.chars().take(40).collect();
+        return Err(ChessError::BadParameter {
+            field: "variant",
+            detail: format!("kibitz plays standard chess only (variant \"standard\"), not {shown:?}"),
+        }
+        .into());
+    }
     let state = ChessState::from_fen_and_moves(Some(&query.fen), &[] as &[&str]).map_err(ChessError::from)?;
     let multi_pv = narrow(query.multi_pv).unwrap_or(1);
     if !(1..=MAX_MULTI_PV).contains(&multi_pv) {

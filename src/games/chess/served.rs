@@ -127,6 +127,7 @@ impl ServedGame for ChessGame {
 
     fn query_routes(routes: &mut impl QueryRoutes) {
         routes.add::<CloudEvalEndpoint>();
+        routes.add::<LichessCloudEvalEndpoint>();
     }
 
     const REVIEW_PATH: Option<&'static str> = Some("/chess/review");
@@ -181,6 +182,20 @@ impl ServedGame for ChessGame {
 
 /// lichess's `GET /api/cloud-eval`, answered by the engine pool.
 struct CloudEvalEndpoint;
+
+/// lichess's own path and parameters (`fen`, `multiPv`, `variant`): a
+/// client written for lichess (berserk, chariot, lichess's own apps) points
+/// at kibitz by its base URL alone.
+struct LichessCloudEvalEndpoint;
+
+impl QueryEndpoint for LichessCloudEvalEndpoint {
+    const PATH: &'static str = "/api/cloud-eval";
+    type Query = CloudEvalQuery;
+
+    async fn answer(services: &Services, query: CloudEvalQuery) -> Result<Bytes, Problem> {
+        json_body(&api::cloud_eval(services, query).await?)
+    }
+}
 
 impl QueryEndpoint for CloudEvalEndpoint {
     const PATH: &'static str = "/chess/cloud-eval";

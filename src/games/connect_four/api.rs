@@ -181,3 +181,49 @@ pub async fn analyse(
     .await?;
     Ok(response(&game, &analysis))
 }
+
+/// `GET /solve?pos=4453`'s query, as connect4.gamesolver.org's frontends
+/// send it: the columns played (1-7) from the empty 7x6 grid.
+#[derive(Deserialize)]
+pub struct SolveQuery {
+    #[serde(default)]
+    pos: String,
+}
+
+/// connect4.gamesolver.org's answer: `score[c]` is the mover's exact score
+/// for playing column c + 1 (its solver's convention, which kibitz's
+/// scores share), 100 for a full column.
+#[derive(Serialize)]
+pub struct SolveAnswer {
+    pos: String,
+    score: Vec<i32>,
+}
+
+/// The score gamesolver.org writes for a column that cannot be played.
+pub const FULL_COLUMN: i32 = 100;
+
+/// The answer to `GET /solve`: every column exact, searched within the
+/// server's cap on `max_ms` (gamesolver.org's scores are always exact; an
+/// answer this server cannot prove in time is a 503, not a guess).
+pub async fn solve_columns(services: &Services, query: SolveQuery) -> Result<SolveAnswer, Problem> {
+    let request = MoveRequest {
+        moves: Some(query.pos.clone()),
+        board: None,
+        cols: None,
+        rows: None,
+        k: None,
+        max_ms: Some(services.config.max_ms_cap),
+    };
+    let answer = analyse(services, request, None, None).await?;
+    if !answer.solved {
+        return Err(Problem::unavailable(
+            format!(
+                "position {:?} was not solved within the server's cap of {} ms",
+                query.pos, services.config.max_ms_cap
+            ),
+            1,
+        ));
+    }
+    let score = answer.moves.iter().map(|c| c.score.unwrap_or(FULL_COLUMN)).collect();
+    Ok(SolveAnswer { pos: query.pos, score })
+}

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::api::{self, MoveRequest, MoveResponse};
+use super::api::{self, MoveRequest, MoveResponse, SolveQuery};
 use super::matches::{ColumnMove, Options};
 use super::review as column_review;
 use super::solve::ConnectFourSolver;
@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::run::run_review;
 use crate::review::{ReviewError, Step, XO};
-use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, json_body, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 
@@ -31,6 +31,10 @@ impl ServedGame for ConnectFourGame {
 
     fn body(response: MoveResponse) -> Result<Bytes, Problem> {
         json_body(&response)
+    }
+
+    fn query_routes(routes: &mut impl QueryRoutes) {
+        routes.add::<GamesolverEndpoint>();
     }
 
     fn catalog(_config: &Config) -> GameEntry {
@@ -89,5 +93,18 @@ impl ServedGame for ConnectFourGame {
             column_review::review(&solver, &options, &steps, names, limits, quick)
         })
         .await
+    }
+}
+
+/// `GET /solve?pos=`: connect4.gamesolver.org's API, so that a frontend
+/// written for it switches to kibitz by its base URL alone.
+struct GamesolverEndpoint;
+
+impl QueryEndpoint for GamesolverEndpoint {
+    const PATH: &'static str = "/solve";
+    type Query = SolveQuery;
+
+    async fn answer(services: &Services, query: SolveQuery) -> Result<Bytes, Problem> {
+        json_body(&api::solve_columns(services, query).await?)
     }
 }
