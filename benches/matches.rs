@@ -24,7 +24,7 @@ fn solvers() -> Solvers {
     {
         let solvers = Solvers::new(MemoSizes {
             positions: 1 << 16,
-            sequence_entries: SolverConfig::DEFAULT_SHORT_CACHE,
+            sequence_bytes: SolverConfig::DEFAULT_CACHE_BYTES,
             table_entries: 1 << 16,
             answers: 0,
             search_helpers: 0,

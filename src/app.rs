@@ -35,7 +35,7 @@ pub fn build(config: Config) -> Result<(AppState, Router), StartupError> {
     for note in config.notes() {
         tracing::warn!("{note}");
     }
-    let config = config.with_memory_budget(crate::registry::memo_count());
+    let config = config.with_memory_budget(crate::registry::memo_count(), crate::registry::table_count());
     std::fs::create_dir_all(&config.data_dir).map_err(|source| StartupError::DataDir {
         path: config.data_dir.display().to_string(),
         source,

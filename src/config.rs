@@ -195,7 +195,7 @@ pub struct Config {
     /// One memory budget for every cache, in MiB: when set, each cache's
     /// bound is derived from its share (see README, "Memory") and the
     /// caches' own settings are ignored. Unset, the caches' own defaults
-    /// come to about 1,460 MiB at their most.
+    /// come to about 1,620 MiB at their most.
     #[arg(long, env = "KIBITZ_MEMORY_MIB")]
     pub memory_mib: Option<usize>,
     /// Entries in each game's shared search memo.
@@ -240,11 +240,11 @@ pub struct Config {
     /// X-Forwarded-For entry (only when the proxy sets it).
     #[arg(long, env = "KIBITZ_RATE_LIMIT_TRUST_FORWARDED", default_value_t = false)]
     pub rate_limit_trust_forwarded: bool,
-    /// Win/loss sequences kept for reuse by the subtraction-game solver
-    /// (Ishitori; each at most 64 KiB, the few longer ones have a separate
-    /// cache of 8).
-    #[arg(long, env = "KIBITZ_SEQUENCE_CACHE_ENTRIES", default_value_t = 1024)]
-    pub sequence_cache_entries: usize,
+    /// Memory for the win/loss sequences kept by the subtraction-game
+    /// solver (Ishitori), in MiB, each counted by the bytes it holds (half
+    /// for sequences of up to 65,536 values, half for longer ones).
+    #[arg(long, env = "KIBITZ_SEQUENCE_CACHE_MIB", default_value_t = 64)]
+    pub sequence_cache_mib: usize,
     /// Plies a match may reach: a person's move beyond it is refused (422,
     /// /problems/match-too-long), so a match's answers and review stay bounded.
     #[arg(long, env = "KIBITZ_MATCH_MAX_PLIES", default_value_t = 5_000)]
@@ -297,10 +297,11 @@ impl Config {
 
     /// With `memory_mib` set, every cache's bound from its share of it,
     /// replacing the caches' own settings (README, "Memory"); `memos` is
-    /// how many memos of `memo_capacity` entries the games keep. The shares
+    /// how many memos of `memo_capacity` entries the games keep, `tables`
+    /// how many transposition tables of `table_entries`. The shares
     /// are percents: the generic caches' ([`budget`]) and each game's own;
     /// should they add up to more than 100, each is scaled down to fit.
-    pub fn with_memory_budget(mut self, memos: usize) -> Self {
+    pub fn with_memory_budget(mut self, memos: usize, tables: usize) -> Self {
         let Some(mib) = self.memory_mib else {
             return self;
         };
@@ -309,8 +310,8 @@ impl Config {
         let share = |percent: usize| bytes.saturating_mul(percent) / whole;
         self.games.share_memory(&share);
         self.memo_capacity = share(budget::MEMOS) / memos.max(1) / budget::MEMO_ENTRY_BYTES;
-        self.table_entries = share(budget::TABLES) / budget::TABLE_ENTRY_BYTES;
-        self.sequence_cache_entries = share(budget::SEQUENCES) / budget::SEQUENCE_BYTES;
+        self.table_entries = budget::table_entries(share(budget::TABLES) / tables.max(1));
+        self.sequence_cache_mib = share(budget::SEQUENCES) >> 20;
         self.answer_cache = share(budget::ANSWERS) / budget::ANSWER_BYTES;
         self.review_cache = share(budget::REVIEWS) / budget::REVIEW_BYTES;
         self
@@ -482,7 +483,19 @@ pub mod budget {
 
     pub const MEMO_ENTRY_BYTES: usize = 192;
     pub const TABLE_ENTRY_BYTES: usize = 16;
-    pub const SEQUENCE_BYTES: usize = 64 * 1024;
+    /// The small tables beside each big one, at most: a table of `c`
+    /// entries keeps small ones of `min(4 MiB, 4 c × 16 bytes)` (Connect
+    /// Four: one of 1 MiB per searching thread, up to four).
+    pub const TABLE_NEAR_BYTES: usize = 4 << 20;
+    /// Entries of one transposition table that, with its small tables,
+    /// holds at most `bytes`.
+    pub fn table_entries(bytes: usize) -> usize {
+        if bytes >= 2 * TABLE_NEAR_BYTES {
+            (bytes - TABLE_NEAR_BYTES) / TABLE_ENTRY_BYTES
+        } else {
+            bytes / (5 * TABLE_ENTRY_BYTES)
+        }
+    }
     pub const ANSWER_BYTES: usize = 8 * 1024;
     pub const REVIEW_BYTES: usize = 256 * 1024;
 }

@@ -173,6 +173,20 @@ pub fn memo_count() -> usize {
     count.0
 }
 
+/// How many transposition tables of `--table-entries` the games keep
+/// together (each game says how many: `ServedGame::TABLES`).
+pub fn table_count() -> usize {
+    struct Count(usize);
+    impl Visitor for Count {
+        fn visit<G: ServedGame>(&mut self) {
+            self.0 += G::TABLES;
+        }
+    }
+    let mut count = Count(0);
+    each_game(&mut count);
+    count.0
+}
+
 /// Every game's cache and memo gauges, just before `/metrics` renders.
 pub fn record_metrics(services: &Services) {
     struct Record<'a>(&'a Services);
@@ -304,7 +318,7 @@ mod random_games {
     fn every_match_game_plays_random_games_to_a_result_keeping_its_rules_promises() {
         let solvers = Solvers::new(MemoSizes {
             positions: 1 << 10,
-            sequence_entries: 16,
+            sequence_bytes: 1 << 20,
             table_entries: 1 << 10,
             answers: 0,
             search_helpers: 0,

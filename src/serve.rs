@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::catalog::{Endpoints, GameEntry, BATCH, MATCHES};
 use crate::config::Config;
 use crate::core::problem::Problem;
+pub use crate::http::precompressed::KeptBody;
 use crate::review::{Review, ReviewError, Step};
 use crate::solve::lines::Lines;
 use crate::solve::memo::MemoStats;
@@ -92,6 +93,10 @@ pub trait ServedGame: 'static {
     /// (they share the memos' part of `--memory-mib`).
     const MEMOS: usize = 0;
 
+    /// How many transposition tables of `--table-entries` the game keeps
+    /// (they share the tables' part of `--memory-mib`).
+    const TABLES: usize = 0;
+
     /// Builds, before the server answers, what the game's searches need
     /// made from the settings (Pig's tables), and hands it to `solvers`.
     fn prepare(_config: &Config, _solvers: &Solvers) {}
@@ -153,7 +158,9 @@ pub trait QueryEndpoint: 'static {
     const PATH: &'static str;
     type Query: DeserializeOwned + Send + 'static;
 
-    fn answer(services: &Services, query: Self::Query) -> impl Future<Output = Result<Bytes, Problem>> + Send;
+    /// The JSON answer; a large one kept written out comes with its gzip
+    /// form made ahead ([`KeptBody::compressed`]).
+    fn answer(services: &Services, query: Self::Query) -> impl Future<Output = Result<KeptBody, Problem>> + Send;
 }
 
 /// Where a game lists its [`QueryEndpoint`]s (the HTTP layer makes each a

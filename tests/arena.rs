@@ -28,7 +28,7 @@ use connect_four_brute::{brute_score, Grid};
 fn shared() -> Solvers {
     let solvers = Solvers::new(MemoSizes {
         positions: 1 << 16,
-        sequence_entries: MemoSizes::DEFAULT_SEQUENCE_ENTRIES,
+        sequence_bytes: MemoSizes::DEFAULT_SEQUENCE_BYTES,
         table_entries: 1 << 16,
         answers: 0,
         search_helpers: 0,

@@ -25,8 +25,9 @@ use super::{ArenaError, ExactReport, Report, Side};
 
 /// Positions each run's own searchers remember (lazily allocated).
 const MEMO_CAPACITY: usize = 1 << 18;
-/// Ishitori's short-position answers each run keeps (the solver's default).
-const SEQUENCE_ENTRIES: usize = MemoSizes::DEFAULT_SEQUENCE_ENTRIES;
+/// Ishitori's sequences each run keeps: a run asks about one take set, so
+/// a quarter of the server's default is plenty.
+const SEQUENCE_BYTES: usize = MemoSizes::DEFAULT_SEQUENCE_BYTES / 4;
 /// Salts that keep the per-game streams apart.
 const GAME_SALT: u64 = 0x6761_6d65;
 const BOARD_SALT: u64 = 0x0062_6f61_7264;
@@ -105,7 +106,7 @@ impl Arena {
             // Memos of its own; the tables games prepared are the server's.
             solvers: shared.with_sizes(MemoSizes {
                 positions: MEMO_CAPACITY,
-                sequence_entries: SEQUENCE_ENTRIES,
+                sequence_bytes: SEQUENCE_BYTES,
                 table_entries: MEMO_CAPACITY,
                 answers: 0,
                 search_helpers: 0,

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 
 use axum::body::Bytes;
 use axum::extract::{Request, State};
-use axum::http::Method;
+use axum::http::{HeaderMap, Method};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use futures_util::future::BoxFuture;
@@ -74,9 +74,10 @@ fn read_request<G: ServedGame>(json: &[u8]) -> Result<G::Request, Problem> {
 /// `GET` of a game's query endpoint.
 async fn query<E: QueryEndpoint>(
     State(state): State<AppState>,
+    headers: HeaderMap,
     ApiQuery(query): ApiQuery<E::Query>,
-) -> Result<JsonBytes, Problem> {
-    Ok(JsonBytes(E::answer(&state, query).await?))
+) -> Result<Response, Problem> {
+    Ok(E::answer(&state, query).await?.respond(&headers))
 }
 
 /// A stateless review's body: the record's options and moves, each read

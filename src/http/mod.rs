@@ -14,6 +14,7 @@ mod match_access;
 pub mod matches;
 pub mod metrics;
 pub mod playground;
+pub mod precompressed;
 
 pub mod problems;
 pub mod rate_limit;

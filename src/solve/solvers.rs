@@ -18,9 +18,9 @@ use crate::config::Config;
 pub struct MemoSizes {
     /// Positions remembered by the tic-tac-toe and Number Square searches.
     pub positions: usize,
-    /// Win/loss sequences kept by the subtraction-game solver (Ishitori)
-    /// for short positions.
-    pub sequence_entries: usize,
+    /// Bytes of win/loss sequences kept by the subtraction-game solver
+    /// (Ishitori).
+    pub sequence_bytes: usize,
     /// Each transposition table of a game that searches with one (Connect
     /// Four, Othello: one table each), 16 bytes an entry.
     pub table_entries: usize,
@@ -32,13 +32,13 @@ pub struct MemoSizes {
 
 impl MemoSizes {
     /// What a solver of its own (the arena's) keeps of win/loss sequences.
-    pub const DEFAULT_SEQUENCE_ENTRIES: usize = 1024;
+    pub const DEFAULT_SEQUENCE_BYTES: usize = 64 << 20;
 
     /// The sizes the server's settings give.
     pub fn of(config: &Config) -> MemoSizes {
         MemoSizes {
             positions: config.memo_capacity,
-            sequence_entries: config.sequence_cache_entries,
+            sequence_bytes: config.sequence_cache_mib << 20,
             table_entries: config.table_entries,
             answers: config.answer_cache,
             search_helpers: config.search_helpers,
@@ -162,7 +162,7 @@ mod tests {
     fn sizes() -> MemoSizes {
         MemoSizes {
             positions: 4,
-            sequence_entries: 4,
+            sequence_bytes: 1 << 20,
             table_entries: 4,
             answers: 0,
             search_helpers: 0,

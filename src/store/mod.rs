@@ -43,6 +43,15 @@ pub(crate) fn discard_on_error<T>(
 
 static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
+/// Whether the database answered that a table does not exist: its schema
+/// is gone (PostgreSQL's `undefined_table`, SQLite's "no such table").
+fn names_a_missing_table(error: &sqlx::Error) -> bool {
+    let sqlx::Error::Database(error) = error else {
+        return false;
+    };
+    error.code().as_deref() == Some("42P01") || error.message().starts_with("no such table")
+}
+
 #[derive(Debug, Error)]
 pub enum StoreError {
     #[error("database URL must start with sqlite: or postgres:// (got \"{0}\")")]
@@ -151,10 +160,25 @@ impl Store {
 
     /// Ok when the schema is in place and the database takes a write now:
     /// one that answers reads but cannot write (a full disk) is not ready.
+    /// A database found without its schema (dropped and created again
+    /// while the server ran) gets the migrations again, so that readiness
+    /// comes back with the database.
     pub async fn check(&self) -> Result<(), StoreError> {
         if !self.migrated.load(Ordering::Acquire) {
             return Err(StoreError::NotMigrated);
         }
+        match self.probe().await {
+            Err(StoreError::Database(error)) if names_a_missing_table(&error) => {
+                tracing::warn!(%error, "the database lost its schema: migrating it again");
+                self.migrate().await?;
+                self.probe().await
+            }
+            result => result,
+        }
+    }
+
+    /// Writes the one row of `health_probe`.
+    async fn probe(&self) -> Result<(), StoreError> {
         let mut conn = self.pool.acquire().await?;
         let result = sqlx::query(
             "INSERT INTO health_probe (id, checked_at) VALUES (1, $1) \

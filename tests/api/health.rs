@@ -32,6 +32,42 @@ async fn readyz_is_ready_on_postgresql() {
 }
 
 #[tokio::test]
+async fn readyz_comes_back_when_a_dropped_postgresql_database_is_created_again() {
+    use sqlx::Connection;
+    let Some(server) = postgres_server() else {
+        eprintln!("NOT RUN against PostgreSQL: KIBITZ_TEST_DATABASE_URL is not set (scripts/test.sh sets it)");
+        return;
+    };
+    let app = spawn_app_on(TestDb::Postgres(server.clone()), |_| {}).await;
+    let ready = app.wait_ready().await;
+    assert_eq!(ready.status, StatusCode::OK, "{}", String::from_utf8_lossy(&ready.body));
+    let url = app.state.config.database_url();
+    let name = url.rsplit('/').next().unwrap().to_string();
+    let mut admin = sqlx::PgConnection::connect(&server).await.unwrap();
+    // FORCE: the server's own connections are cut, as an operator's drop
+    // would cut them.
+    sqlx::query(&format!("DROP DATABASE {name} WITH (FORCE)"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    app.get("/readyz").await.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    sqlx::query(&format!("CREATE DATABASE {name}"))
+        .execute(&mut admin)
+        .await
+        .unwrap();
+    let ready = app.wait_ready().await;
+    assert_eq!(ready.status, StatusCode::OK, "{}", String::from_utf8_lossy(&ready.body));
+    // The schema is back: a match is stored and read again.
+    let created = app.post_json("/matches", &json!({"game": "tictactoe"})).await;
+    assert_eq!(
+        created.status,
+        StatusCode::CREATED,
+        "{}",
+        String::from_utf8_lossy(&created.body)
+    );
+}
+
+#[tokio::test]
 async fn readyz_says_why_when_the_database_is_down_while_pig_still_answers() {
     // Port 9 (discard) has no PostgreSQL on this machine.
     let app = spawn_app_on(TestDb::Url("postgres://nobody@127.0.0.1:9/none".into()), |_| {}).await;

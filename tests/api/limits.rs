@@ -96,7 +96,7 @@ async fn without_configuration_there_is_no_rate_limit() {
 #[tokio::test]
 async fn cache_bounds_come_from_the_configuration() {
     let app = spawn_app_on(TestDb::Sqlite, |c| {
-        c.sequence_cache_entries = 7;
+        c.sequence_cache_mib = 7;
         c.memo_capacity = 1000;
     })
     .await;
@@ -105,8 +105,8 @@ async fn cache_bounds_come_from_the_configuration() {
             .solvers
             .of::<kibitz::games::ishitori::solve::SubtractionSolver>()
             .config()
-            .short_cache_capacity,
-        7
+            .cache_bytes,
+        7 << 20
     );
     let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
     assert!(
@@ -183,8 +183,8 @@ async fn one_memory_figure_bounds_every_cache() {
             .solvers
             .of::<kibitz::games::ishitori::solve::SubtractionSolver>()
             .config()
-            .short_cache_capacity,
-        409
+            .cache_bytes,
+        25 << 20
     );
     let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
     // The memo's own capacity: the configured one rounded down to an even
@@ -203,11 +203,13 @@ async fn one_memory_figure_bounds_every_cache() {
     let c = &**config;
     let worst = c.games.of::<PigSettings>().cache_mib * (1 << 20)
         + 2 * c.memo_capacity * 192
-        + c.table_entries * 16
-        + c.sequence_cache_entries * 64 * 1024
+        // Connect Four, Othello and Kalah keep one table each, with its
+        // small tables.
+        + 3 * (c.table_entries * 16 + (4 << 20))
+        + (c.sequence_cache_mib << 20)
         + c.answer_cache * 8 * 1024
         + c.review_cache * 256 * 1024
-        + c.games.of::<PigSettings>().policy_cache * 1_400_000
+        + c.games.of::<PigSettings>().policy_cache * 1_500_000
         + c.games.of::<ChessSettings>().cache_entries * 16 * 1024;
     assert!(worst <= 512 << 20, "{worst}");
 }

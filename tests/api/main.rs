@@ -20,6 +20,7 @@ mod kalah;
 mod limits;
 mod logs;
 mod matches;
+mod memory;
 #[path = "../support/number_square_brute.rs"]
 mod number_square_brute;
 mod openapi;

@@ -63,6 +63,11 @@ impl Server {
         panic!("kibitz on port {} was not ready within 60 s", self.port);
     }
 
+    /// The process's id (to read its /proc entries).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// SIGKILL: no shutdown code runs.
     pub fn kill_hard(&mut self) {
         self.child.kill().expect("kill");

@@ -19,7 +19,9 @@ use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::engines::EnginePool;
 use crate::review::{Review, ReviewError, Step};
-use crate::serve::{endpoints, json_body, memo_gauges, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
+use crate::serve::{
+    endpoints, json_body, memo_gauges, KeptBody, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services,
+};
 use crate::solve::limits::SearchLimits;
 use crate::solve::lines::Lines;
 use crate::solve::memo::MemoStats;
@@ -201,7 +203,7 @@ impl QueryEndpoint for CloudEvalEndpoint {
     const PATH: &'static str = "/chess/cloud-eval";
     type Query = CloudEvalQuery;
 
-    async fn answer(services: &Services, query: CloudEvalQuery) -> Result<Bytes, Problem> {
-        json_body(&api::cloud_eval(services, query).await?)
+    async fn answer(services: &Services, query: CloudEvalQuery) -> Result<KeptBody, Problem> {
+        json_body(&api::cloud_eval(services, query).await?).map(KeptBody::from)
     }
 }

@@ -24,6 +24,7 @@ pub struct ConnectFourGame;
 
 impl ServedGame for ConnectFourGame {
     const ID: &'static str = "connect-four";
+    const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/connect-four/move";
     const DRAWING: &'static str = include_str!("../../../web/connect-four.js");
     type Request = MoveRequest;

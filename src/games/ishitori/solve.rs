@@ -21,6 +21,7 @@
 //! the first winning move is chosen, and when every move loses (or the
 //! deadline passed before the answer was proven) the smallest legal take is.
 
+use std::mem::size_of;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -32,14 +33,14 @@ use crate::solve::solvers::{GameSolver, MemoSizes};
 /// How often (in sequence terms or table positions) the limits are checked.
 const CHECK_EVERY: u64 = 1024;
 /// Sequences up to this many stored values go to the cache for short
-/// sequences; longer ones get a small cache of their own, so that a few huge
-/// periods cannot push out thousands of ordinary ones.
+/// sequences; longer ones get a cache of their own (half the bytes), so
+/// that a few huge periods cannot push out thousands of ordinary ones.
 const SHORT_SEQUENCE_LEN: usize = 1 << 16;
 
 /// The solver's bounds. Memory: period detection holds at most
 /// `max_sequence_terms` bytes while it runs; the caches hold at most
-/// `short_cache_capacity` × 64 KiB + `long_cache_capacity` ×
-/// `max_sequence_terms` bytes of sequences; a misère table holds
+/// `cache_bytes` of sequences, each counted by what it really holds (its
+/// values and the residues its rule lists); a misère table holds
 /// `max_misere_positions` bytes while it runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SolverConfig {
@@ -49,14 +50,14 @@ pub struct SolverConfig {
     pub max_sequence_terms: u64,
     /// Most positions an exact misère table over several heaps may have.
     pub max_misere_positions: u64,
-    /// Cached sequences of at most 65,536 stored values.
-    pub short_cache_capacity: usize,
-    /// Cached sequences longer than that.
-    pub long_cache_capacity: usize,
+    /// Bytes the cached sequences may hold together: half for those of
+    /// at most 65,536 stored values, half for the longer ones.
+    pub cache_bytes: usize,
 }
 
 impl SolverConfig {
-    pub const DEFAULT_SHORT_CACHE: usize = 1024;
+    /// `--sequence-cache-mib`'s default.
+    pub const DEFAULT_CACHE_BYTES: usize = 64 << 20;
 }
 
 impl Default for SolverConfig {
@@ -67,8 +68,7 @@ impl Default for SolverConfig {
             // the repeat); a take amount of 1,000,000 alone has period 2,000,000.
             max_sequence_terms: 1 << 23,
             max_misere_positions: 1 << 20,
-            short_cache_capacity: Self::DEFAULT_SHORT_CACHE,
-            long_cache_capacity: 8,
+            cache_bytes: Self::DEFAULT_CACHE_BYTES,
         }
     }
 }
@@ -107,6 +107,13 @@ pub struct PeriodicSequence {
 }
 
 impl PeriodicSequence {
+    /// The bytes it holds on the heap (what a cache of it counts).
+    fn heap_bytes(&self) -> usize {
+        let residues = self.zero_residues.len() + self.zeros_before_preperiod.len();
+        // Each `Arc<[u64]>` adds its two counts.
+        self.values.capacity() + residues * size_of::<u64>() + 4 * size_of::<usize>()
+    }
+
     /// The value at heap size `n`, for any n, in O(1).
     pub fn value(&self, n: u64) -> u8 {
         let stored = self.preperiod + self.period;
@@ -218,6 +225,17 @@ impl MoveAnalysis {
 type CacheKey = (Arc<[u64]>, SequenceKind);
 type CacheEntry = Result<Arc<PeriodicSequence>, IshitoriError>;
 
+/// What a cached sequence holds on the heap: its take set (shared with
+/// the request that asked, but kept alive by the key) and its values.
+fn entry_heap_bytes(key: &CacheKey, entry: &CacheEntry) -> usize {
+    let take = key.0.len() * size_of::<u64>() + 2 * size_of::<usize>();
+    let sequence = match entry {
+        Ok(sequence) => size_of::<PeriodicSequence>() + 2 * size_of::<usize>() + sequence.heap_bytes(),
+        Err(_) => 0,
+    };
+    take + sequence
+}
+
 /// One per server (`Send + Sync`): caches each (take set, sequence kind)'s
 /// periodic sequence, including failures to find one, so repeated requests
 /// cost O(1).
@@ -253,7 +271,7 @@ impl Default for SubtractionSolver {
 impl GameSolver for SubtractionSolver {
     fn build(sizes: &MemoSizes) -> Self {
         SubtractionSolver::new(SolverConfig {
-            short_cache_capacity: sizes.sequence_entries,
+            cache_bytes: sizes.sequence_bytes,
             ..SolverConfig::default()
         })
     }
@@ -263,8 +281,8 @@ impl SubtractionSolver {
     pub fn new(config: SolverConfig) -> Self {
         Self {
             config,
-            short_sequences: BoundedMemo::new(config.short_cache_capacity.max(2)),
-            long_sequences: BoundedMemo::new(config.long_cache_capacity.max(2)),
+            short_sequences: BoundedMemo::by_bytes(config.cache_bytes / 2, entry_heap_bytes),
+            long_sequences: BoundedMemo::by_bytes(config.cache_bytes / 2, entry_heap_bytes),
         }
     }
 
@@ -642,6 +660,9 @@ fn periodic_from(mut values: Vec<u8>, periodic_from: usize, period: usize) -> Pe
         preperiod -= 1;
     }
     values.truncate(preperiod + period);
+    // Brent's walk went up to three times further: what it grew is given
+    // back, or the cache would keep it.
+    values.shrink_to_fit();
     let mut zero_residues: Vec<u64> = (preperiod..preperiod + period)
         .filter(|&i| values[i] == 0)
         .map(|i| (i % period) as u64)

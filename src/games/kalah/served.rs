@@ -22,6 +22,7 @@ pub struct KalahGame;
 
 impl ServedGame for KalahGame {
     const ID: &'static str = "kalah";
+    const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/kalah/move";
     const DRAWING: &'static str = include_str!("../../../web/kalah.js");
     type Request = MoveRequest;

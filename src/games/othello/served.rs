@@ -24,6 +24,7 @@ pub struct OthelloGame;
 
 impl ServedGame for OthelloGame {
     const ID: &'static str = "othello";
+    const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/othello/move";
     const DRAWING: &'static str = include_str!("../../../web/othello.js");
     type Request = MoveRequest;

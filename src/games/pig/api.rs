@@ -7,6 +7,7 @@ use std::sync::Arc;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 
+use super::settings::POLICY_BYTES;
 use super::solve::{ActionRange, PigTable};
 use super::tables::cache::TableWorkerError;
 use super::tables::shared_tables;
@@ -14,7 +15,7 @@ use super::{rules_of, Action, PigError, PigRules, PigState};
 use crate::core::evaluation::Evaluation;
 use crate::core::outcome::Outcome;
 use crate::core::problem::Problem;
-use crate::serve::Services;
+use crate::serve::{KeptBody, Services};
 use crate::solve::memo::BoundedMemo;
 
 /// The rules' errors: what the request got wrong, in the rules' own words.
@@ -385,34 +386,38 @@ async fn table(state: &Services, rules: PigRules) -> Result<Arc<PigTable>, Probl
 }
 
 /// Policies already written out, by rules: one is up to 1.3 MB of JSON
-/// (goal 200) and ~50 ms of CPU to write.
+/// (goal 200) and ~50 ms of CPU to write, kept with its gzip form.
 pub struct PolicyCache {
     /// None when the configured capacity is 0.
-    bodies: Option<BoundedMemo<PigRules, Bytes>>,
+    bodies: Option<BoundedMemo<PigRules, KeptBody>>,
 }
 
 impl PolicyCache {
+    /// Room for `capacity` policies of the largest size
+    /// ([`POLICY_BYTES`]), each counted by what it holds (its JSON and
+    /// its gzip form), so that more smaller ones fit.
     pub fn new(capacity: usize) -> Self {
         Self {
-            bodies: (capacity > 0).then(|| BoundedMemo::new(capacity.max(2))),
+            bodies: (capacity > 0)
+                .then(|| BoundedMemo::by_bytes(capacity.max(2) * POLICY_BYTES, |_, body: &KeptBody| body.len())),
         }
     }
 
-    pub fn get(&self, rules: &PigRules) -> Option<Bytes> {
+    pub fn get(&self, rules: &PigRules) -> Option<KeptBody> {
         self.bodies.as_ref()?.get(rules)
     }
 
-    pub fn offer(&self, rules: PigRules, body: &Bytes) {
+    pub fn offer(&self, rules: PigRules, body: &KeptBody) {
         if let Some(bodies) = &self.bodies {
             bodies.insert(rules, body.clone());
         }
     }
 }
 
-/// The policy of the table for `rules`, written out as its JSON body:
-/// solved if needed and written under one search permit, off the async
-/// threads.
-pub async fn policy_body(services: &Services, rules: PigRules) -> Result<Bytes, Problem> {
+/// The policy of the table for `rules`, written out as its JSON body and
+/// compressed: solved if needed, written and compressed under one search
+/// permit, off the async threads.
+pub async fn policy_body(services: &Services, rules: PigRules) -> Result<KeptBody, Problem> {
     let _permit = services.search_pool.enter().await?;
     let table = shared_tables(&services.solvers).get(rules).await?;
     tokio::task::spawn_blocking(move || {
@@ -425,7 +430,7 @@ pub async fn policy_body(services: &Services, rules: PigRules) -> Result<Bytes, 
                 .map(|i| (0..goal).map(|j| cell(&table.policy_ranges(i, j))).collect())
                 .collect(),
         };
-        serde_json::to_vec(&response).map(Bytes::from)
+        serde_json::to_vec(&response).map(|json| KeptBody::compressed(Bytes::from(json)))
     })
     .await
     .map_err(|e| Problem::internal(&e))?

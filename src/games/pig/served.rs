@@ -16,7 +16,7 @@ use crate::catalog::{default_of, integer, other, GameEntry, GameOption};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::{ReviewError, Step, AB};
-use crate::serve::{endpoints, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, KeptBody, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
@@ -168,7 +168,7 @@ impl QueryEndpoint for PolicyEndpoint {
     const PATH: &'static str = "/pig/policy";
     type Query = Options;
 
-    async fn answer(services: &Services, options: Options) -> Result<Bytes, Problem> {
+    async fn answer(services: &Services, options: Options) -> Result<KeptBody, Problem> {
         let rules = options.rules(services.config.games.of::<super::settings::PigSettings>().max_goal)?;
         let cache = services
             .solvers
