@@ -194,8 +194,8 @@ impl QueryEndpoint for LichessCloudEvalEndpoint {
     const PATH: &'static str = "/api/cloud-eval";
     type Query = CloudEvalQuery;
 
-    async fn answer(services: &Services, query: CloudEvalQuery) -> Result<Bytes, Problem> {
-        json_body(&api::cloud_eval(services, query).await?)
+    async fn answer(services: &Services, query: CloudEvalQuery) -> Result<KeptBody, Problem> {
+        CloudEvalEndpoint::answer(services, query).await
     }
 }
 

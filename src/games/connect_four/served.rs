@@ -16,7 +16,7 @@ use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::run::run_review;
 use crate::review::{ReviewError, Step, XO};
-use crate::serve::{endpoints, json_body, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, json_body, KeptBody, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 
@@ -105,7 +105,7 @@ impl QueryEndpoint for GamesolverEndpoint {
     const PATH: &'static str = "/solve";
     type Query = SolveQuery;
 
-    async fn answer(services: &Services, query: SolveQuery) -> Result<Bytes, Problem> {
-        json_body(&api::solve_columns(services, query).await?)
+    async fn answer(services: &Services, query: SolveQuery) -> Result<KeptBody, Problem> {
+        json_body(&api::solve_columns(services, query).await?).map(KeptBody::from)
     }
 }
