@@ -9,6 +9,7 @@ pub mod nine_square;
 pub mod number_square;
 pub mod othello;
 pub mod pig;
+pub mod shogi;
 pub mod tictactoe;
 pub mod xiangqi;
 
