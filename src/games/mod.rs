@@ -9,7 +9,9 @@ pub mod nine_square;
 pub mod number_square;
 pub mod othello;
 pub mod pig;
+pub mod shogi;
 pub mod tictactoe;
+pub mod xiangqi;
 
 /// The `Game` trait where the games first found it (it is `crate::core`'s).
 pub use crate::core::game;
