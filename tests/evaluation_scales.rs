@@ -64,10 +64,10 @@ fn othello_maps_its_disc_difference() {
     holds_the_scale(
         "othello",
         &integers(-64..=64),
-        |s| othello::analyse::evaluation(s as i32, false, None),
-        |s| othello::analyse::evaluation(s as i32, true, Some(3)),
+        |s| othello::solve::evaluation(s as i32, false, None),
+        |s| othello::solve::evaluation(s as i32, true, Some(3)),
     );
-    assert_eq!(othello::analyse::evaluation(2, true, Some(3)).plies_to_end, Some(3));
+    assert_eq!(othello::solve::evaluation(2, true, Some(3)).plies_to_end, Some(3));
 }
 
 #[test]

@@ -3,9 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::analyse::{evaluation, Analysis, OthelloEngine, Settings};
-use super::board::{symbol, Othello};
 use super::parse::{parse_position, OthelloParseError};
+use super::rules::{symbol, Othello};
+use super::solve::{evaluation, Analysis, OthelloEngine, Settings};
 use super::square::{OthelloMove, Square};
 use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;

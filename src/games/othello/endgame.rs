@@ -27,9 +27,9 @@
 //! caller checks [`Endgame::aborted`] and nothing is stored after it.
 
 use super::bits::{flips, legal_moves, Squares};
-use super::board::final_score;
 use super::geometry::Geometry;
 use super::midgame::Midgame;
+use super::rules::final_score;
 use super::stability::stable_discs;
 use crate::solve::limits::SearchLimits;
 use crate::solve::table::{Bound, Entry, SharedTable, NO_MOVE};
@@ -499,7 +499,7 @@ mod tests {
         let mut checked = 0;
         while checked < 40 {
             // A random game from the start down to 8..=10 empties.
-            let mut game = crate::games::othello::board::Othello::new(Size::Six);
+            let mut game = crate::games::othello::rules::Othello::new(Size::Six);
             let stop = 8 + (state % 3) as u32;
             while game.empties() > stop && !game.is_over() {
                 let moves = game.legal_squares();

@@ -51,8 +51,8 @@ pub fn evaluate(geo: &Geometry, p: u64, o: u64) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::othello::board::Othello;
     use crate::games::othello::geometry::Size;
+    use crate::games::othello::rules::Othello;
 
     #[test]
     fn the_start_is_even_and_a_corner_is_worth_having() {

@@ -10,10 +10,10 @@ use rand::RngCore;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::analyse::OthelloEngine;
-use super::board::{symbol, Othello};
 use super::geometry::Size;
 use super::players::{greedy_move, level_settings, level_value};
+use super::rules::{symbol, Othello};
+use super::solve::OthelloEngine;
 use super::square::OthelloMove;
 use crate::arena::games::{ArenaGame, Player};
 use crate::arena::players::Chooser;

@@ -5,10 +5,10 @@
 //! inside the horizon scores its exact disc difference times 100.
 
 use super::bits::{flips, legal_moves, neighbours, Squares};
-use super::board::final_score;
 use super::endgame::position_key;
 use super::eval::{evaluate, DISC};
 use super::geometry::Geometry;
+use super::rules::final_score;
 use crate::solve::limits::SearchLimits;
 use crate::solve::table::{Bound, Entry, SharedTable, NO_MOVE};
 

@@ -5,31 +5,31 @@
 //! - [`geometry`]: sizes and the masks of each board;
 //! - [`bits`]: move generation and flips with shifts and rays;
 //! - [`square`]: square names (a1 top-left) and the move type;
-//! - [`board`]: the game state and `impl Game`;
+//! - [`rules`]: the game state and `impl Game`;
 //! - [`parse`]: row strings and a player into a position, or a typed error;
 //! - [`stability`]: discs that can never be turned;
 //! - [`endgame`]: the exact solver;
 //! - [`eval`], [`midgame`]: the estimate and the depth-limited search;
-//! - [`analyse`]: the engine that puts them together under the limits;
+//! - [`solve`]: the engine that puts them together under the limits;
 //! - [`players`]: greedy and the levels.
 
-pub mod analyse;
 pub mod bits;
-pub mod board;
 pub mod endgame;
 pub mod eval;
 pub mod geometry;
 pub mod midgame;
 pub mod parse;
 pub mod players;
+pub mod rules;
+pub mod solve;
 pub mod square;
 pub mod stability;
 
-pub use analyse::{exact_reach, Analysis, MoveValue, OthelloEngine, Settings, Solution};
-pub use board::{Othello, BLACK, WHITE};
 pub use geometry::Size;
 pub use parse::{parse_position, OthelloParseError};
 pub use players::{greedy_move, level_settings, level_value};
+pub use rules::{Othello, BLACK, WHITE};
+pub use solve::{exact_reach, Analysis, MoveValue, OthelloEngine, Settings, Solution};
 pub use square::{OthelloMove, Square};
 
 // How the service offers it: its endpoint, match adapter, review and

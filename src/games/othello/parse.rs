@@ -1,8 +1,8 @@
 //! Loose input (row strings and a player) into a position that can be
 //! searched, or an error naming what is wrong.
 
-use super::board::{Othello, BLACK, WHITE};
 use super::geometry::Size;
+use super::rules::{Othello, BLACK, WHITE};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OthelloParseError {

@@ -5,8 +5,8 @@
 //! and give each move a value on the scale of [`crate::matches::levels`],
 //! where 1.0 separates a sure win from a sure loss, for its softmax.
 
-use super::analyse::{evaluation, Analysis, Settings};
-use super::board::Othello;
+use super::rules::Othello;
+use super::solve::{evaluation, Analysis, Settings};
 use super::square::{OthelloMove, Square};
 
 /// The square that turns the most discs, the lowest square among equals;

@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 
-use super::analyse::{OthelloEngine, DISCS_PER_UNIT};
-use super::board::Othello;
 use super::matches::Options;
+use super::rules::Othello;
+use super::solve::{OthelloEngine, DISCS_PER_UNIT};
 use super::square::OthelloMove;
 use crate::review::driver::{self, Valuation, Valuer};
 use crate::review::margin::MarginValue;

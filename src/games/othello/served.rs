@@ -5,10 +5,10 @@ use std::sync::Arc;
 
 use bytes::Bytes;
 
-use super::analyse::OthelloEngine;
 use super::api::{self, MoveRequest, MoveResponse};
 use super::matches::Options;
 use super::review as square_review;
+use super::solve::OthelloEngine;
 use super::square::OthelloMove;
 use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, GameEntry};

@@ -8,11 +8,11 @@
 //! thrown away and the last complete result stands.
 
 use super::bits::{flips, legal_moves};
-use super::board::{final_score, Othello};
 use super::endgame::Endgame;
 use super::eval::DISC;
 use super::geometry::{Geometry, Size};
 use super::midgame::Midgame;
+use super::rules::{final_score, Othello};
 use super::square::{OthelloMove, Square};
 use crate::core::evaluation::Evaluation;
 use crate::core::outcome::Outcome;
