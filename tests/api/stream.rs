@@ -319,3 +319,37 @@ async fn othello_streams_each_midgame_iteration_then_its_answer() {
     }
     assert!(last["depth"].as_u64() >= depths.last().copied(), "{last}");
 }
+
+#[tokio::test]
+async fn kalah_streams_its_guesses_and_each_house_proved_then_the_plain_answer() {
+    // Kalah(6,4) well into the game: out of the book and past the quick
+    // try, solved within the budget after the guesses, one house at a time.
+    let body = json!({
+        "board": {"south": [2, 3, 0, 4, 1, 3], "north": [3, 0, 2, 4, 1, 2], "south_store": 11, "north_store": 12},
+        "to_move": "south",
+        "max_ms": 10000,
+    });
+    let (lines, plain) = stream_and_plain("/kalah/move", &body).await;
+    assert!(lines.len() >= 3, "too few lines: {lines:?}");
+    let (last, partial) = lines.split_last().unwrap();
+    assert_eq!(answer(last), plain);
+    assert_eq!(plain["solved"], true, "{plain}");
+    let proved: Vec<usize> = partial
+        .iter()
+        .map(|l| {
+            l["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|m| m["solved"] == true)
+                .count()
+        })
+        .collect();
+    // The guesses first, then one more house proved on each line.
+    assert_eq!(proved[0], 0, "{proved:?}");
+    assert!(proved.windows(2).all(|w| w[1] == w[0] + 1), "{proved:?}");
+    for line in partial {
+        assert_eq!(line["solved"], false, "{line}");
+        assert!(line["evaluation"]["win_chance"].is_number(), "{line}");
+    }
+}

@@ -4,13 +4,13 @@
 use serde::{Deserialize, Serialize};
 
 use super::rules::{Capture, Layout, Player, Position, Rules};
-use super::solve::{analyse as solve, evaluation, Analysis};
+use super::solve::{analyse_reporting, evaluation, Analysis};
 use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;
 use crate::serve::Services;
 use crate::solve::limits::SearchLimits;
 use crate::solve::lines::Lines;
-use crate::solve::run::{run_search_cheap_first, SearchBudget, SharedDeadline};
+use crate::solve::run::{run_search_cheap_first, Attempt, SearchBudget, SharedDeadline};
 use crate::solve::solvers::{GameSolver, MemoSizes};
 use crate::solve::table::SharedTable;
 
@@ -31,7 +31,18 @@ impl KalahSolver {
     /// Every legal house's value within `limits`: from the compiled book
     /// where it holds the position, else searched.
     pub fn analyse(&self, position: &Position, limits: &SearchLimits) -> Analysis {
-        super::book::lookup(position).unwrap_or_else(|| solve(position, &self.table, limits))
+        self.analyse_reporting(position, limits, None)
+    }
+
+    /// As [`KalahSolver::analyse`], telling `report` each step of a search
+    /// (a book answer has none).
+    pub fn analyse_reporting(
+        &self,
+        position: &Position,
+        limits: &SearchLimits,
+        report: Option<&mut dyn FnMut(&Analysis)>,
+    ) -> Analysis {
+        super::book::lookup(position).unwrap_or_else(|| analyse_reporting(position, &self.table, limits, report))
     }
 }
 
@@ -219,12 +230,13 @@ pub fn response(analysis: &Analysis) -> MoveResponse {
 }
 
 /// The answer to a request, for the route and for a batch (whose `shared`
-/// deadline the search keeps to).
+/// deadline the search keeps to); each step of the search goes to `lines`
+/// when the client streams.
 pub async fn analyse(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
-    _lines: Option<Lines>,
+    lines: Option<Lines>,
 ) -> Result<MoveResponse, Problem> {
     let position = position_of(&request.board, request.to_move, request.capture).map_err(Problem::unprocessable)?;
     let solver = services.solvers.of::<KalahSolver>();
@@ -234,7 +246,12 @@ pub async fn analyse(
         "kalah",
         SearchBudget::own(request.max_ms).within(shared),
         |a: &Analysis| a.solved,
-        move |limits, _attempt| solver.analyse(&position, limits),
+        move |limits, attempt| match (&lines, attempt) {
+            (Some(lines), Attempt::Pool) => {
+                solver.analyse_reporting(&position, limits, Some(&mut |a: &Analysis| lines.send(&response(a))))
+            }
+            _ => solver.analyse(&position, limits),
+        },
     )
     .await?;
     Ok(response(&analysis))

@@ -121,10 +121,20 @@ pub struct Analysis {
 
 /// Every legal house's final margin within `limits`, and the best house.
 pub fn analyse(position: &Position, table: &SharedTable, limits: &SearchLimits) -> Analysis {
-    let player = position.to_move();
+    analyse_reporting(position, table, limits, None)
+}
+
+/// As [`analyse`], telling `report` each step on the way: the first
+/// guesses, then each house proved but the last (the answer follows).
+pub fn analyse_reporting(
+    position: &Position,
+    table: &SharedTable,
+    limits: &SearchLimits,
+    mut report: Option<&mut dyn FnMut(&Analysis)>,
+) -> Analysis {
     if position.is_over() {
         return Analysis {
-            player,
+            player: position.to_move(),
             best: None,
             value: position.margin(),
             solved: true,
@@ -134,92 +144,154 @@ pub fn analyse(position: &Position, table: &SharedTable, limits: &SearchLimits) 
             nodes: 0,
         };
     }
-    let rules = position.rules();
-    let houses = position.houses();
-    let moves: Vec<usize> = (0..rules.houses()).filter(|&i| houses.count(i) > 0).collect();
+    let mut work = HouseWork::guess(position, table, limits);
+    work.report(&mut report);
+    work.solve_in_order(table, limits, &mut report);
+    work.deepen_unsolved(table, limits);
+    work.finish(table, limits)
+}
 
-    // Guesses first, cheaply.
-    let mut guessing = Search::new(position, table, limits.quick(GUESS_NODES));
-    let (guesses, mut depth) = guessing.estimate_houses(houses, &moves);
-    let mut nodes = guessing.nodes;
-    let mut values: Vec<HouseValue> = moves
-        .iter()
-        .zip(&guesses)
-        .map(|(&i, &guess)| HouseValue {
-            house: i as u8 + 1,
-            value: position.margin() + guess,
-            solved: false,
-        })
-        .collect();
+/// One analysis under way: each legal house's value so far.
+struct HouseWork<'p> {
+    position: &'p Position,
+    /// The legal houses, 0-based, in order.
+    moves: Vec<usize>,
+    /// The first, cheap estimate of each house's future margin.
+    guesses: Vec<i32>,
+    values: Vec<HouseValue>,
+    depth: u32,
+    nodes: u64,
+}
 
-    // The exact search, the most promising houses first.
-    let (num, den) = EXACT_SHARE;
-    let exact_limits = limits
-        .slice(limits.remaining() * num / den)
-        .quick(limits.max_nodes() / u64::from(den) * u64::from(num));
-    let mut exact = Search::new(position, table, exact_limits);
-    exact.nodes = nodes;
-    let mut order: Vec<usize> = (0..moves.len()).collect();
-    order.sort_by_key(|&k| std::cmp::Reverse(guesses[k]));
-    for &k in &order {
-        match exact.solve_move(houses, moves[k], Some(guesses[k])) {
-            Some(future) => {
-                values[k].value = position.margin() + future;
-                values[k].solved = true;
-            }
-            None => break,
+impl<'p> HouseWork<'p> {
+    /// Guesses first, cheaply.
+    fn guess(position: &'p Position, table: &SharedTable, limits: &SearchLimits) -> HouseWork<'p> {
+        let houses = position.houses();
+        let moves: Vec<usize> = (0..position.rules().houses())
+            .filter(|&i| houses.count(i) > 0)
+            .collect();
+        let mut guessing = Search::new(position, table, limits.quick(GUESS_NODES));
+        let (guesses, depth) = guessing.estimate_houses(houses, &moves);
+        let values = moves
+            .iter()
+            .zip(&guesses)
+            .map(|(&i, &guess)| HouseValue {
+                house: i as u8 + 1,
+                value: position.margin() + guess,
+                solved: false,
+            })
+            .collect();
+        HouseWork {
+            position,
+            moves,
+            guesses,
+            values,
+            depth,
+            nodes: guessing.nodes,
         }
     }
-    nodes = exact.nodes;
 
-    // What the exact search left open: the deepest estimate the rest of
-    // the budget allows.
-    if values.iter().any(|v| !v.solved) {
-        let mut estimating = Search::new(position, table, limits.clone());
-        estimating.nodes = nodes;
-        let (estimates, reached) = estimating.estimate_houses(houses, &moves);
-        nodes = estimating.nodes;
-        if reached > depth {
-            depth = reached;
-            for (value, estimate) in values.iter_mut().zip(estimates) {
+    /// The exact search within its share of the budget, the most promising
+    /// houses first, each reported as it is proved.
+    fn solve_in_order(
+        &mut self,
+        table: &SharedTable,
+        limits: &SearchLimits,
+        report: &mut Option<&mut dyn FnMut(&Analysis)>,
+    ) {
+        let (num, den) = EXACT_SHARE;
+        let exact_limits = limits
+            .slice(limits.remaining() * num / den)
+            .quick(limits.max_nodes() / u64::from(den) * u64::from(num));
+        let mut exact = Search::new(self.position, table, exact_limits);
+        exact.nodes = self.nodes;
+        let mut order: Vec<usize> = (0..self.moves.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(self.guesses[k]));
+        for &k in &order {
+            let Some(future) = exact.solve_move(self.position.houses(), self.moves[k], Some(self.guesses[k])) else {
+                break;
+            };
+            self.values[k].value = self.position.margin() + future;
+            self.values[k].solved = true;
+            self.nodes = exact.nodes;
+            // The last house proved is the answer itself, once its line to
+            // the end is walked: a line claiming an end it has not shown
+            // would mislead.
+            if self.values.iter().any(|v| !v.solved) {
+                self.report(report);
+            }
+        }
+        self.nodes = exact.nodes;
+    }
+
+    /// What the exact search left open: the deepest estimate the rest of
+    /// the budget allows.
+    fn deepen_unsolved(&mut self, table: &SharedTable, limits: &SearchLimits) {
+        if self.values.iter().all(|v| v.solved) {
+            self.depth = 0;
+            return;
+        }
+        let mut estimating = Search::new(self.position, table, limits.clone());
+        estimating.nodes = self.nodes;
+        let (estimates, reached) = estimating.estimate_houses(self.position.houses(), &self.moves);
+        self.nodes = estimating.nodes;
+        if reached > self.depth {
+            self.depth = reached;
+            for (value, estimate) in self.values.iter_mut().zip(estimates) {
                 if !value.solved {
-                    value.value = position.margin() + estimate;
+                    value.value = self.position.margin() + estimate;
                 }
             }
         }
-    } else {
-        depth = 0;
     }
 
-    let solved = values.iter().all(|v| v.solved);
-    // The first of the best: houses are in order.
-    let chosen = values
-        .iter()
-        .fold(None, |best: Option<&HouseValue>, v| match best {
-            Some(b) if b.value >= v.value => best,
-            _ => Some(v),
-        })
-        .map_or((0, position.margin()), |v| (v.house, v.value));
-    let mut principal_variation = vec![Step {
-        house: chosen.0,
-        player,
-    }];
-    if solved {
-        // Limits of its own: the values are proved whatever it finds.
-        let mut walk = Search::new(position, table, limits.clone());
-        walk.nodes = nodes;
-        principal_variation = walk.principal_variation(position, chosen.0, chosen.1);
-        nodes = walk.nodes;
+    /// The first of the best houses (houses are in order): its house and
+    /// value.
+    fn chosen(&self) -> (u8, i32) {
+        self.values
+            .iter()
+            .fold(None, |best: Option<&HouseValue>, v| match best {
+                Some(b) if b.value >= v.value => best,
+                _ => Some(v),
+            })
+            .map_or((0, self.position.margin()), |v| (v.house, v.value))
     }
-    Analysis {
-        player,
-        best: Some(chosen.0),
-        value: chosen.1,
-        solved,
-        houses: values,
-        principal_variation,
-        depth,
-        nodes,
+
+    /// The analysis as it stands, its line the chosen move alone.
+    fn snapshot(&self) -> Analysis {
+        let (house, value) = self.chosen();
+        let player = self.position.to_move();
+        Analysis {
+            player,
+            best: Some(house),
+            value,
+            solved: self.values.iter().all(|v| v.solved),
+            houses: self.values.clone(),
+            principal_variation: vec![Step { house, player }],
+            depth: self.depth,
+            nodes: self.nodes,
+        }
+    }
+
+    fn report(&self, report: &mut Option<&mut dyn FnMut(&Analysis)>) {
+        if let Some(report) = report {
+            report(&self.snapshot());
+        }
+    }
+
+    /// The answer, with the line of play to the end of the game when every
+    /// house is proved (searched under limits of its own: the values are
+    /// proved whatever it finds).
+    fn finish(self, table: &SharedTable, limits: &SearchLimits) -> Analysis {
+        let mut analysis = self.snapshot();
+        if analysis.solved {
+            let mut walk = Search::new(self.position, table, limits.clone());
+            walk.nodes = analysis.nodes;
+            analysis.principal_variation =
+                walk.principal_variation(self.position, analysis.best.unwrap_or(0), analysis.value);
+            analysis.nodes = walk.nodes;
+        }
+        analysis
     }
 }
 
