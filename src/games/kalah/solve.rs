@@ -478,53 +478,25 @@ impl<'a> Search<'a> {
         if self.tick() {
             return 0;
         }
-        let seeds = houses.seeds();
-        let (mut lower, mut upper) = (-(seeds as i32), seeds as i32);
-        let key = self.exact_key(houses, seeds);
-        let depth = (seeds + DEPTH_BIAS).min(255) as u8;
-        let mut remembered = NO_MOVE;
-        if let Some(entry) = key.and_then(|key| self.table.get(key, depth)) {
-            let value = i32::from(entry.value);
-            match entry.bound {
-                Bound::Exact => return value,
-                Bound::Lower => {
-                    lower = value;
-                    remembered = entry.best;
-                }
-                Bound::Upper => upper = value,
-            }
+        let known = self.probe(houses);
+        if let Some(value) = known.exact {
+            return value;
         }
         // Also where the window lies beyond the seeds left: the search
         // below assumes a window within the bounds.
-        if lower >= beta {
-            return lower;
+        if known.lower >= beta {
+            return known.lower;
         }
-        if upper <= alpha {
-            return upper;
+        if known.upper <= alpha {
+            return known.upper;
         }
-        alpha = alpha.max(lower);
-        beta = beta.min(upper);
+        alpha = alpha.max(known.lower);
+        beta = beta.min(known.upper);
         let floor = alpha;
 
         let mut children = [Child::default(); 8];
         let n = self.children(houses, &mut children);
-        // Insertion sort, highest weight first; the remembered move first.
-        let mut order = [0usize; 8];
-        for i in 0..n {
-            let weight = if children[i].house == remembered {
-                i32::MAX
-            } else {
-                children[i].weight
-            };
-            children[i].weight = weight;
-            let mut j = i;
-            while j > 0 && children[order[j - 1]].weight < weight {
-                order[j] = order[j - 1];
-                j -= 1;
-            }
-            order[j] = i;
-        }
-
+        let order = search_order(&mut children[..n], known.remembered);
         let mut best = i32::MIN;
         let mut best_house = NO_MOVE;
         for &i in &order[..n] {
@@ -550,34 +522,50 @@ impl<'a> Search<'a> {
                 }
             }
         }
-        // `lower` and `upper` were proved before the search; a value the
-        // true one has the parity of `seeds`.
-        let seeds = seeds as i32;
-        let (value, bound) = if best >= upper {
-            (upper, Bound::Exact)
-        } else if best >= beta {
-            (round_up(best, seeds), Bound::Lower)
-        } else if best <= lower {
-            (lower, Bound::Exact)
-        } else if best > floor {
-            (best, Bound::Exact)
-        } else {
-            (round_down(best, seeds), Bound::Upper)
-        };
+        let (value, bound) = proved(best, &known, beta, floor, houses.seeds() as i32);
         #[cfg(test)]
         tests::check_bound(self, houses, value, bound);
-        if let Some(key) = key {
+        if let Some(key) = known.key {
             self.table.put(
                 key,
                 Entry {
                     value: value as i16,
                     bound,
-                    depth,
+                    depth: known.depth,
                     best: if bound == Bound::Upper { NO_MOVE } else { best_house },
                 },
             );
         }
         value
+    }
+
+    /// What is known of `houses` before searching it: the bounds the seeds
+    /// left allow, narrowed by the table, and the move it remembers.
+    #[inline(always)]
+    fn probe(&self, houses: Houses) -> Known {
+        let seeds = houses.seeds();
+        let key = self.exact_key(houses, seeds);
+        let depth = (seeds + DEPTH_BIAS).min(255) as u8;
+        let mut known = Known {
+            key,
+            depth,
+            lower: -(seeds as i32),
+            upper: seeds as i32,
+            remembered: NO_MOVE,
+            exact: None,
+        };
+        if let Some(entry) = key.and_then(|key| self.table.get(key, depth)) {
+            let value = i32::from(entry.value);
+            match entry.bound {
+                Bound::Exact => known.exact = Some(value),
+                Bound::Lower => {
+                    known.lower = value;
+                    known.remembered = entry.best;
+                }
+                Bound::Upper => known.upper = value,
+            }
+        }
+        known
     }
 
     /// Each move's estimated future margin by iterative deepening, as far
@@ -754,6 +742,57 @@ fn round_down(v: i32, seeds: i32) -> i32 {
 #[inline(always)]
 fn round_up(v: i32, seeds: i32) -> i32 {
     v + (v - seeds).rem_euclid(2)
+}
+
+/// What the table and the seeds left say of a position before its search.
+struct Known {
+    key: Option<u64>,
+    depth: u8,
+    lower: i32,
+    upper: i32,
+    remembered: u8,
+    /// The table's exact value: nothing to search.
+    exact: Option<i32>,
+}
+
+/// The children in the order to search them: the remembered move first,
+/// then by weight (extra moves and captures), highest first.
+#[inline(always)]
+fn search_order(children: &mut [Child], remembered: u8) -> [usize; 8] {
+    let mut order = [0usize; 8];
+    for i in 0..children.len() {
+        let weight = if children[i].house == remembered {
+            i32::MAX
+        } else {
+            children[i].weight
+        };
+        children[i].weight = weight;
+        let mut j = i;
+        while j > 0 && children[order[j - 1]].weight < weight {
+            order[j] = order[j - 1];
+            j -= 1;
+        }
+        order[j] = i;
+    }
+    order
+}
+
+/// The search's `best` within the window (`floor`, `beta`) as a value and
+/// the bound it is: `known`'s bounds were proved before the search, and a
+/// true value has the parity of `seeds`.
+#[inline(always)]
+fn proved(best: i32, known: &Known, beta: i32, floor: i32, seeds: i32) -> (i32, Bound) {
+    if best >= known.upper {
+        (known.upper, Bound::Exact)
+    } else if best >= beta {
+        (round_up(best, seeds), Bound::Lower)
+    } else if best <= known.lower {
+        (known.lower, Bound::Exact)
+    } else if best > floor {
+        (best, Bound::Exact)
+    } else {
+        (round_down(best, seeds), Bound::Upper)
+    }
 }
 
 #[cfg(test)]
