@@ -201,90 +201,39 @@ impl ConnectFourSolver {
         limits: &SearchLimits,
         mut progress: Progress<'_, Analysis>,
     ) -> Analysis {
-        let geo = board.geo;
-        let cells = geo.area();
-        let estimate_limits = limits.clone().with_max_nodes(limits.max_nodes().min(ESTIMATE_NODES));
-        let (estimates, mut depth, mut nodes) = estimate(board, &estimate_limits);
-        let mut columns: Vec<ColumnValue> = (0..geo.cols)
-            .map(|column| ColumnValue {
-                column,
-                score: estimates[column as usize],
-                solved: false,
-            })
-            .collect();
-        // Wins and losses at once first: they cost nothing, and a win at
-        // once is the best move whatever the other columns hold.
-        for col in 0..geo.cols {
-            if let Some(exact) = board.can_play(col).then(|| immediate(board, col)).flatten() {
-                columns[col as usize] = ColumnValue {
-                    column: col,
-                    score: Some(exact),
-                    solved: true,
-                };
-            }
-        }
+        let (mut columns, mut depth, mut nodes) = first_columns(board, limits);
         // Reports: the columns so far, while the answer is not yet solved.
         let mut report = |columns: &[ColumnValue], nodes: u64| {
             if let Some(report) = progress.as_deref_mut() {
                 let (best, score, solved) = choose(board, columns);
                 if !solved {
-                    report(&Analysis {
-                        player: (board.moves % 2) as Seat,
-                        best,
-                        score,
-                        solved,
+                    report(&analysis_of(
+                        board,
+                        columns,
+                        (best, score, solved),
                         depth,
                         nodes,
-                        columns: columns.to_vec(),
-                        principal_variation: vec![best],
-                        cells,
-                        stones: board.moves,
-                    });
+                        vec![best],
+                    ));
                 }
             }
         };
         report(&columns, nodes);
         // A symmetric position's mirror columns score alike: solve one of each.
         let symmetric = board.position_key() == board.mirrored_key();
-        let todo: Vec<u32> = geo
-            .order
-            .iter()
-            .copied()
-            .filter(|&col| {
-                board.can_play(col) && !columns[col as usize].solved && !(symmetric && geo.cols - 1 - col < col)
-            })
-            .collect();
-        let merge = |columns: &mut [ColumnValue], found: &[Option<i32>]| {
-            for (&col, score) in todo.iter().zip(found) {
-                if let Some(exact) = *score {
-                    columns[col as usize] = ColumnValue {
-                        column: col,
-                        score: Some(exact),
-                        solved: true,
-                    };
-                }
-            }
-        };
+        let todo = columns_to_solve(board, &columns, symmetric);
         let (found, spent) = self.solve_columns(board, &todo, limits, &mut |found: &[Option<i32>], spent: u64| {
             let mut so_far = columns.clone();
-            merge(&mut so_far, found);
+            merge_proved(&mut so_far, &todo, found);
             report(&so_far, nodes + spent);
         });
-        merge(&mut columns, &found);
+        merge_proved(&mut columns, &todo, &found);
         nodes += spent;
         if symmetric {
-            for col in 0..geo.cols {
-                let mirror = geo.cols - 1 - col;
-                if mirror < col && board.can_play(col) {
-                    columns[col as usize] = ColumnValue {
-                        column: col,
-                        ..columns[mirror as usize].clone()
-                    };
-                }
-            }
+            copy_mirrors(board, &mut columns);
         }
-        let mut search = self.search(geo, limits);
-        let (best, score, solved) = choose(board, &columns);
+        let mut search = self.search(board.geo, limits);
+        let chosen @ (best, score, solved) = choose(board, &columns);
         let principal_variation = if solved {
             principal_variation(&mut search, board, best, score)
         } else {
@@ -292,20 +241,96 @@ impl ConnectFourSolver {
         };
         nodes += search.nodes;
         if solved {
-            depth = cells - board.moves;
+            depth = board.geo.area() - board.moves;
         }
-        Analysis {
-            player: (board.moves % 2) as Seat,
-            best,
-            score,
-            solved,
-            depth,
-            nodes,
-            columns,
-            principal_variation,
-            cells,
-            stones: board.moves,
+        analysis_of(board, &columns, chosen, depth, nodes, principal_variation)
+    }
+}
+
+/// Every column's first value: the quick estimate, and the wins and losses
+/// at once exact (they cost nothing, and a win at once is the best move
+/// whatever the other columns hold). With the estimate's depth and nodes.
+fn first_columns<B: Bits, D: Dims>(board: Board<'_, B, D>, limits: &SearchLimits) -> (Vec<ColumnValue>, u32, u64) {
+    let geo = board.geo;
+    let estimate_limits = limits.clone().with_max_nodes(limits.max_nodes().min(ESTIMATE_NODES));
+    let (estimates, depth, nodes) = estimate(board, &estimate_limits);
+    let columns = (0..geo.cols)
+        .map(
+            |column| match board.can_play(column).then(|| immediate(board, column)).flatten() {
+                Some(exact) => ColumnValue {
+                    column,
+                    score: Some(exact),
+                    solved: true,
+                },
+                None => ColumnValue {
+                    column,
+                    score: estimates[column as usize],
+                    solved: false,
+                },
+            },
+        )
+        .collect();
+    (columns, depth, nodes)
+}
+
+/// The playable columns still to prove, centre first; of a symmetric
+/// position's mirror pair only the left one.
+fn columns_to_solve<B: Bits, D: Dims>(board: Board<'_, B, D>, columns: &[ColumnValue], symmetric: bool) -> Vec<u32> {
+    let geo = board.geo;
+    geo.order
+        .iter()
+        .copied()
+        .filter(|&col| board.can_play(col) && !columns[col as usize].solved && !(symmetric && geo.cols - 1 - col < col))
+        .collect()
+}
+
+/// The scores `found` for `todo`'s columns, where proved, into `columns`.
+fn merge_proved(columns: &mut [ColumnValue], todo: &[u32], found: &[Option<i32>]) {
+    for (&col, score) in todo.iter().zip(found) {
+        if let Some(exact) = *score {
+            columns[col as usize] = ColumnValue {
+                column: col,
+                score: Some(exact),
+                solved: true,
+            };
         }
+    }
+}
+
+/// A symmetric position's right-hand columns from their mirrors.
+fn copy_mirrors<B: Bits, D: Dims>(board: Board<'_, B, D>, columns: &mut [ColumnValue]) {
+    let cols = board.geo.cols;
+    for col in 0..cols {
+        let mirror = cols - 1 - col;
+        if mirror < col && board.can_play(col) {
+            columns[col as usize] = ColumnValue {
+                column: col,
+                ..columns[mirror as usize].clone()
+            };
+        }
+    }
+}
+
+/// The analysis of `board` with these columns and the chosen move.
+fn analysis_of<B: Bits, D: Dims>(
+    board: Board<'_, B, D>,
+    columns: &[ColumnValue],
+    (best, score, solved): (u32, i32, bool),
+    depth: u32,
+    nodes: u64,
+    principal_variation: Vec<u32>,
+) -> Analysis {
+    Analysis {
+        player: (board.moves % 2) as Seat,
+        best,
+        score,
+        solved,
+        depth,
+        nodes,
+        columns: columns.to_vec(),
+        principal_variation,
+        cells: board.geo.area(),
+        stones: board.moves,
     }
 }
 
