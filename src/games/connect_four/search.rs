@@ -316,17 +316,57 @@ impl<'a> Search<'a> {
         self.books.iter().find_map(|book| book.value(position))
     }
 
-    /// Fail-soft alpha-beta on a position whose mover cannot win at once:
-    /// a result at most `alpha` bounds the value from above, one at least
-    /// `beta` from below, and one in between is the value.
-    fn negamax<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>, mut alpha: i32, mut beta: i32) -> i32 {
+    /// Counts a node; true once the limits or the other thread have
+    /// stopped the search (checked every [`CHECK_EVERY`] nodes).
+    #[inline(always)]
+    fn tick(&mut self) -> bool {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_EVERY)
             && (self.limits.exhausted(self.nodes) || self.abandon.is_some_and(|a| a.load(Ordering::Relaxed)))
         {
             self.stopped = true;
         }
-        if self.stopped {
+        self.stopped
+    }
+
+    /// The table's entry for `key` narrowing `lower` and `upper`: `Err`
+    /// with the value when that settles the position within (`alpha`,
+    /// `beta`), else the column it remembers (as stored: unflipped), or
+    /// `NO_COLUMN`.
+    #[inline(always)]
+    fn table_window(
+        &self,
+        key: u64,
+        plies: u32,
+        (lower, upper): (&mut i32, &mut i32),
+        (alpha, beta): (i32, i32),
+    ) -> Result<u32, i32> {
+        let mut remembered = u32::from(NO_COLUMN);
+        if let Some(entry) = self.table.get(self.lane, key, plies) {
+            let value = i32::from(entry.value);
+            match entry.bound {
+                Bound::Exact => return Err(value),
+                Bound::Lower => {
+                    *lower = (*lower).max(value);
+                    remembered = u32::from(entry.best);
+                }
+                Bound::Upper => *upper = (*upper).min(value),
+            }
+            if *lower >= beta {
+                return Err(*lower);
+            }
+            if *upper <= alpha {
+                return Err(*upper);
+            }
+        }
+        Ok(remembered)
+    }
+
+    /// Fail-soft alpha-beta on a position whose mover cannot win at once:
+    /// a result at most `alpha` bounds the value from above, one at least
+    /// `beta` from below, and one in between is the value.
+    fn negamax<B: Bits, D: Dims>(&mut self, position: Board<'_, B, D>, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.tick() {
             return alpha;
         }
         if let Some(value) = self.book_value(&position) {
@@ -382,24 +422,10 @@ impl<'a> Search<'a> {
         if upper <= alpha {
             return upper;
         }
-        let mut remembered = u32::from(NO_COLUMN);
-        if let Some(entry) = self.table.get(self.lane, key, plies) {
-            let value = i32::from(entry.value);
-            match entry.bound {
-                Bound::Exact => return value,
-                Bound::Lower => {
-                    lower = lower.max(value);
-                    remembered = flip(u32::from(entry.best));
-                }
-                Bound::Upper => upper = upper.min(value),
-            }
-            if lower >= beta {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-        }
+        let remembered = match self.table_window(key, plies, (&mut lower, &mut upper), (alpha, beta)) {
+            Ok(best) => flip(best),
+            Err(settled) => return settled,
+        };
         alpha = alpha.max(lower);
         beta = beta.min(upper);
         let floor = alpha;
