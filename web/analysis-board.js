@@ -51,7 +51,7 @@ export function create(gameId, rules, options, start) {
 // The line a share link describes (null if none, or for a game without rules).
 export async function fromHash(hash) {
   const saved = readHash(hash);
-  if (!saved) return null;
+  if (!saved || saved.mode !== "analysis") return null;
   const rules = await rulesFor(saved.game);
   if (!rules) return null;
   const start = saved.start != null && rules.parse ? rules.parse(saved.start, saved.options) : null;

@@ -10,6 +10,7 @@ import { optionFields, readOptions } from "./options.js";
 import { markHistory, reviewPanel } from "./review.js";
 import { evalBar } from "./evalbar.js";
 import * as board from "./analysis-board.js";
+import { readHash, writeMatchHash } from "./share.js";
 
 // How the page draws each game, by its id: which games there are, with
 // their options, comes from the server's catalog (GET /games), and each
@@ -212,6 +213,8 @@ function show(m) {
   $("match-meta").textContent = `Match ${m.id} · ply ${m.ply} · AI level ${m.ai.level}`;
   $("match-meta").dataset.matchId = m.id;
   board.rulesFor(m.game).then((rules) => ($("to-analysis").hidden = !rules || state.line !== null));
+  $("match-share").hidden = false;
+  $("match-share").href = writeMatchHash({ game: m.game, options: game.shareOptions ? game.shareOptions(m) : m.options });
   refreshAnalysis();
 }
 
@@ -219,6 +222,7 @@ function show(m) {
 
 function openLine(line) {
   state.line = line;
+  $("match-share").hidden = true;
   $("mode-analysis").checked = true;
   document.body.dataset.setupMode = "analysis";
   $("analysis-toggle").checked = true;
@@ -465,8 +469,29 @@ async function resume(saved) {
 
 // ---- start ----------------------------------------------------------------
 
+// A match's share link: its game and options put in the form, and a new
+// match started with them.
+function startShared(saved) {
+  if (!catalog.has(saved.game)) return false;
+  $("game").value = saved.game;
+  showOptions(saved.game);
+  showModes(saved.game);
+  for (const [name, value] of Object.entries(saved.options)) {
+    const field = $("setup").querySelector(`[name="${name}"]`);
+    if (!field || value === null || (typeof value === "object" && !Array.isArray(value))) continue;
+    if (field.type === "checkbox") field.checked = Boolean(value);
+    else field.value = Array.isArray(value) ? value.join(", ") : value;
+  }
+  $("setup").querySelector('input[name="mode"][value="match"]').checked = true;
+  history.replaceState(null, "", location.pathname + location.search);
+  $("setup").requestSubmit();
+  return true;
+}
+
 // The position a share link carries, opened on the analysis board.
 async function openShared() {
+  const asMatch = readHash(location.hash);
+  if (asMatch?.mode === "match") return startShared(asMatch);
   const shared = await board.fromHash(location.hash).catch((error) => {
     showError(new api.ApiError(422, "The link's position could not be read", String(error.message ?? error)));
     return null;

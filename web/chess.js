@@ -117,6 +117,9 @@ export default {
     return `${aiText}${check}You play ${you}: pick a piece, then a highlighted square.`;
   },
 
+  // A share link starts a new match from the position on the board.
+  shareOptions: (m) => ({ ...m.options, fen: m.state.fen }),
+
   describeMove(mv) {
     return `played ${mv.san ?? mv.uci}`;
   },

@@ -999,6 +999,23 @@ class Playground(unittest.TestCase):
         self.assertEqual(len(self.moves_shown()), m["ply"])
         self.assertEqual(self.moves_shown()[0], "r2c2")
 
+    def test_a_chess_match_link_starts_a_match_from_the_position_shown(self):
+        self.start("chess", level=1)
+        self.el('#board [data-square="e2"]').click()
+        self.el('#board [data-square="e4"]').click()
+        self.after_move(0)
+        fen = self.server_match()["state"]["fen"]
+        link = self.el("#match-share").get_attribute("href")
+        self.assertIn("mode=match", link)
+        before = self.saved()["id"]
+        self.driver.get(URL + "/openapi.yaml")
+        self.driver.get(link)
+        self.wait_for(lambda: self.saved() and self.saved()["id"] != before and self.body_data("game") == "chess", message="the shared chess match")
+        m = self.server_match()
+        self.assertEqual(m["options"]["fen"], fen)
+        self.assertEqual(m["state"]["fen"], fen)
+        self.shot("chess-shared-position.png")
+
     def test_the_default_ishitori_lets_the_ai_start_so_the_person_is_not_lost(self):
         Select(self.el("#game")).select_by_value("ishitori")
         self.wait_for(lambda: self.el('input[name="starts"][value="ai"]').is_selected(), message="the AI to start")
