@@ -14,12 +14,13 @@ import ishitoriRules from "./ishitori-rules.js";
 import kalahRules from "./kalah-rules.js";
 import numberSquareRules from "./number-square-rules.js";
 import othelloRules from "./othello-rules.js";
+import pigRules from "./pig-rules.js";
 import tictactoeRules from "./tictactoe-rules.js";
 
 const $ = (id) => document.getElementById(id);
 
-// The games this page has rules for: the others (dice, chess) are played
-// against the AI only, the server keeping their rules.
+// The games this page has rules for: the others (chess, Nine Square) are
+// played against the AI only, the server keeping their rules.
 const RULES = {
   tictactoe: tictactoeRules,
   "connect-four": connectFourRules,
@@ -27,6 +28,7 @@ const RULES = {
   kalah: kalahRules,
   ishitori: ishitoriRules,
   "number-square": numberSquareRules,
+  pig: pigRules,
 };
 export async function rulesFor(gameId) {
   return RULES[gameId] ?? null;
@@ -79,9 +81,13 @@ export function asMatch(line, level) {
     status: result ? "finished" : "in_progress",
     ply: line.cursor,
     state: rules.asMatchState(position),
-    history: line.moves.slice(0, line.cursor).map((move, i) => ({ ply: i + 1, actor: "human", move, roll: null })),
+    // A die's face (Pig) is its own history entry, as in a match.
+    history: line.moves.slice(0, line.cursor).flatMap((move, i) => [
+      { ply: i + 1, actor: "human", move, roll: null },
+      ...(move.roll != null ? [{ ply: i + 1, actor: "dice", move: null, roll: move.roll }] : []),
+    ]),
     legal_moves: result ? [] : rules.legal(position, line.options),
-    result: null,
+    result: result ? { winner: result.winner } : null,
     position,
     outcome: result,
   };
@@ -135,6 +141,7 @@ export function showTools(line, { onGo, flipped }) {
   const hash = hashOf(line, flipped);
   $("share-link").href = hash;
   history.replaceState(null, "", hash);
+  $("review-line").hidden = line.rules.reviewable === false;
   $("review-line").disabled = line.custom || line.moves.length === 0;
   $("review-line").title = line.custom ? "A set-up position cannot be reviewed: the review replays from the game's start." : "";
 }

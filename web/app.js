@@ -319,8 +319,15 @@ async function analyseMatch() {
   const rules = m && (await board.rulesFor(m.game));
   if (!rules) return;
   const line = board.create(m.game, rules, m.options);
+  // A die's face (Pig) joins the roll it answers.
+  const moves = [];
+  for (const e of m.history) {
+    const last = moves.at(-1);
+    if (e.actor === "dice" && last?.action === "roll" && last.roll == null) last.roll = e.roll;
+    else if (e.move) moves.push({ ...e.move });
+  }
   try {
-    board.playAll(line, m.history.filter((e) => e.move).map((e) => e.move));
+    board.playAll(line, moves);
   } catch (error) {
     showError(new api.ApiError(422, "This match could not be replayed on the analysis board", error.message));
     return;

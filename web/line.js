@@ -25,9 +25,12 @@ function withForcedPasses(line) {
   }
 }
 
-// Plays `move` at the cursor: throws (the rules' message) when it is illegal.
-export function play(line, move) {
-  line.rules.apply(positionAt(line), move, line.options);
+// Plays `move` at the cursor: throws (the rules' message) when it is
+// illegal. A move that needs chance (Pig's roll) gets its die's face first.
+export function play(line, played) {
+  const before = positionAt(line);
+  const move = line.rules.complete ? line.rules.complete(played, before, line.options) : played;
+  line.rules.apply(before, move, line.options);
   line.moves = line.moves.slice(0, line.cursor);
   line.moves.push(move);
   line.cursor += 1;

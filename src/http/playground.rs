@@ -51,6 +51,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         JS,
         include_str!("../../web/number-square-rules.js"),
     ),
+    ("pig-rules.js", JS, include_str!("../../web/pig-rules.js")),
     ("favicon.svg", SVG, FAVICON),
 ];
 

@@ -916,6 +916,7 @@ class Playground(unittest.TestCase):
             ("kalah", "0 5 5 5 5 4 | 0 | 4 4 4 4 4 4 | 0 | north", "North to move (ply 0)"),
             ("ishitori", "22", "First player to move (ply 0)"),
             ("number-square", "1 2 3 / 4 x 6 / 7 8 9", "First player to move (ply 0)"),
+            ("pig", "40 55 12 second", "Second player to move (ply 0)"),
         ]
         for game, text, status in cases:
             with self.subTest(game=game):
@@ -961,6 +962,29 @@ class Playground(unittest.TestCase):
         self.el('#board [data-key="1,1"]').click()
         self.wait_for(lambda: self.ply() == 1, message="the centre")
         self.assertEqual(self.moves_shown(), ["r2c2"])
+
+    def test_pig_on_the_analysis_board_rolls_holds_and_replays_its_rolls(self):
+        self.start_board("pig")
+        self.el("#pig-roll").click()
+        self.wait_for(lambda: self.ply() == 1, message="the roll")
+        roll = self.moves_shown()[0]
+        self.assertRegex(roll, r"^roll [1-6]$")
+        face = int(roll.split()[1])
+        if face != 1:
+            self.el("#pig-hold").click()
+            self.wait_for(lambda: self.ply() == 2, message="the hold")
+            self.assertEqual(self.moves_shown()[1], "hold")
+            self.assertIn("Second player to move", self.text("status"))
+        self.wait_for(lambda: self.els("#eval .evalbar") and self.els("#board .best-move"), message="Pig's evaluation")
+        # Back and forth keeps the rolled faces: the line replays exactly.
+        shown = self.moves_shown()
+        self.key(Keys.HOME)
+        self.wait_for(lambda: self.ply() == 0, message="the start")
+        self.key(Keys.END)
+        self.wait_for(lambda: self.ply() == len(shown), message="the end")
+        self.assertEqual(self.moves_shown(), shown)
+        self.assertFalse(self.el("#review-line").is_displayed())
+        self.shot("analysis-board-pig.png")
 
     def test_the_review_judges_the_moves_on_the_analysis_board(self):
         self.start_board("tictactoe")
@@ -1015,6 +1039,32 @@ class Playground(unittest.TestCase):
         self.assertEqual(m["options"]["fen"], fen)
         self.assertEqual(m["state"]["fen"], fen)
         self.shot("chess-shared-position.png")
+
+    def test_a_pig_match_opens_on_the_analysis_board_with_its_rolls(self):
+        self.start("pig", {"goal": 20}, level=3)
+        for _ in range(4):
+            if self.body_data("status") != "in_progress":
+                break
+            before = self.ply()
+            self.el("#pig-roll").click()
+            self.after_move(before)
+        m = self.server_match()
+        self.wait_for(lambda: self.el("#to-analysis").is_displayed(), message="the analyse button")
+        self.el("#to-analysis").click()
+        self.wait_for(lambda: self.body_data("mode") == "analysis", message="the analysis board")
+        # Every decision is on the list, each roll with the face the server rolled.
+        decisions = [e for e in m["history"] if e["actor"] != "dice"]
+        self.assertEqual(len(self.moves_shown()), len(decisions))
+        faces = [e["roll"] for e in m["history"] if e["actor"] == "dice"]
+        rolled = [int(t.split()[1]) for t in self.moves_shown() if t.startswith("roll")]
+        self.assertEqual(rolled, faces)
+        # The replayed scores are the server's (the person moved first; the
+        # board shows the mover's score as "You").
+        scores = {"First": m["state"]["scores"]["human"], "Second": m["state"]["scores"]["ai"]}
+        mover = self.text("status").split()[0]
+        other = "Second" if mover == "First" else "First"
+        self.assertEqual(self.el('[data-score="human"]').text, str(scores[mover]))
+        self.assertEqual(self.el('[data-score="ai"]').text, str(scores[other]))
 
     def test_the_default_ishitori_lets_the_ai_start_so_the_person_is_not_lost(self):
         Select(self.el("#game")).select_by_value("ishitori")
