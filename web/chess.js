@@ -6,7 +6,7 @@
 // come from the match's legal_moves: the page knows no rules of its own.
 
 import { analyse } from "./api.js";
-import { h } from "./ui.js";
+import { h, markBest } from "./ui.js";
 
 const FILES = "abcdefgh";
 const START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -117,6 +117,9 @@ export default {
     return `${aiText}${check}You play ${you}: pick a piece, then a highlighted square.`;
   },
 
+  // A share link starts a new match from the position on the board.
+  shareOptions: (m) => ({ ...m.options, fen: m.state.fen }),
+
   describeMove(mv) {
     return `played ${mv.san ?? mv.uci}`;
   },
@@ -216,10 +219,16 @@ export default {
     return board;
   },
 
-  async analyze(m) {
+  async analyze(m, { evaluate }) {
     const multiPv = 3;
     const answer = await analyse("/chess/move", { fen: m.state.fen, max_ms: 800, multi_pv: multiPv });
+    evaluate(answer.evaluation);
     const board = document.querySelector("#board .squares");
+    // Besides the arrow, the best move's squares are marked (for a keyboard
+    // or screen-reader user, and for tests).
+    const best = answer.move.uci;
+    markBest(`.squares [data-square="${best.slice(2, 4)}"]`);
+    document.querySelector(`#board .squares [data-square="${best.slice(0, 2)}"]`)?.classList.add("best-from");
     const firstMoves = answer.pvs.map((pv) => pv.moves[0]).filter(Boolean);
     if (board) drawArrows(board, firstMoves, humanColour(m));
     const verdict = answer.solved

@@ -3,7 +3,7 @@
 // column: any cell of it, or the drop button above it.
 
 import { analyseStreamed } from "./api.js";
-import { grid as uiGrid, h } from "./ui.js";
+import { grid as uiGrid, h, markBest } from "./ui.js";
 
 function lastAiMove(m) {
   const last = m.history.at(-1);
@@ -96,7 +96,7 @@ export default {
     return frame;
   },
 
-  async analyze(m) {
+  async analyze(m, { evaluate }) {
     const board = m.state.board;
     // While it thinks, the slot above the board says how far it got.
     const slot = document.querySelector(".c4-scores-slot");
@@ -105,6 +105,8 @@ export default {
         h("div", { class: "c4-thinking", role: "status" }, `Thinking: depth ${line.depth}, best column ${line.move.column}…`),
       ),
     );
+    evaluate(answer.evaluation);
+    markBest(`.c4-drop[data-column="${answer.move.column}"]`);
     const row = h("div", { class: "c4-scores", role: "list" });
     row.style.setProperty("--cols", board[0].length);
     for (const mv of answer.moves) {

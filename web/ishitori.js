@@ -2,7 +2,7 @@
 // {take, heap}.
 
 import { analyse } from "./api.js";
-import { h } from "./ui.js";
+import { h, markBest } from "./ui.js";
 
 const SHOWN_STONES = 60;
 const STRIP = 40;
@@ -90,11 +90,13 @@ export default {
     );
   },
 
-  async analyze(m) {
+  async analyze(m, { evaluate }) {
     const body = { take: m.options.take, misere: m.options.misere };
     if (m.state.heaps) body.heaps = m.state.heaps_decimal;
     else body.remaining = m.state.remaining_decimal;
     const a = await analyse("/ishitori/move", body);
+    evaluate(a.evaluation);
+    markBest(`.ishitori [data-key="${a.heap ?? 0}:${a.take}"]`);
     const you = a.outcome === "win" ? "you can force a win" : "every move loses against best play";
     const parts = [
       h("h3", {}, "POST /ishitori/move for this position"),

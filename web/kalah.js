@@ -5,7 +5,7 @@
 // store on the left, South's on the right.
 
 import { analyse } from "./api.js";
-import { h } from "./ui.js";
+import { h, markBest } from "./ui.js";
 
 // The board's look travels with the drawing (the page's stylesheet stays
 // the games' shared one).
@@ -98,7 +98,7 @@ export default {
     return el;
   },
 
-  async analyze(m) {
+  async analyze(m, { evaluate }) {
     const toMove = m.state.to_move;
     if (!toMove) return h("p", {}, "The game is over.");
     const answer = await analyse("/kalah/move", {
@@ -113,6 +113,8 @@ export default {
       pit.title = `house ${mv.house}: ${mv.solved ? "exact" : "estimate"} ${mv.score > 0 ? "+" : ""}${mv.score}`;
       pit.append(h("small", { class: `square-score${mv.solved ? " exact" : ""}` }, `${mv.solved ? "" : "~"}${mv.score}`));
     }
+    evaluate(answer.evaluation);
+    markBest(`.mancala [data-side="${toMove}"][data-house="${answer.move.house}"]`);
     const verdict = answer.outcome
       ? `With perfect play from here: ${OUTCOME[answer.outcome]} by ${Math.abs(answer.score)} seeds.`
       : `Not solved within the time; estimate ${answer.score} seeds.`;

@@ -109,12 +109,16 @@ export default {
     );
   },
 
-  async analyze(m, { thinking }) {
+  async analyze(m, { thinking, evaluate }) {
     const { board, human_plays: you, dice } = m.state;
     const a = await analyseStreamed("/nine-square/move", { board, player: you, dice, max_ms: 500 }, (line) =>
       thinking(`Thinking: ${line.nodes} positions searched, expected margin ${line.expected_margin.toFixed(1)}…`),
     );
+    evaluate(a.evaluation);
     const suggested = new Set(a.placements.map((p) => `${p.row},${p.col}`));
+    // The suggested cells are marked on the board too (several: one per mark to place).
+    for (const el of document.querySelectorAll("#board .best-move")) el.classList.remove("best-move");
+    for (const key of suggested) document.querySelector(`#board .nine-square [data-key="${key}"]`)?.classList.add("best-move");
     const mini = grid((r, c) => {
       const mark = board[r][c];
       const s = suggested.has(`${r},${c}`);

@@ -4,7 +4,7 @@
 // the rules).
 
 import { analyseStreamed } from "./api.js";
-import { grid as uiGrid, h, ownersFromHistory } from "./ui.js";
+import { grid as uiGrid, h, markBest, ownersFromHistory } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
 
@@ -55,13 +55,19 @@ export default {
     );
   },
 
-  async analyze(m, { thinking }) {
+  async analyze(m, { thinking, evaluate }) {
     const board = m.state.board;
     const a = await analyseStreamed("/number-square/move", 
       { board, my_score: m.state.scores.human, opponent_score: m.state.scores.ai, max_ms: 800 },
       (line) => thinking(`Thinking: depth ${line.depth}, best ${cellName(line.move.row, line.move.col)}, value ${line.value}…`),
     );
-    const values = new Map(a.moves.map((mv) => [`${mv.row},${mv.col}`, mv.value]));
+    evaluate(a.evaluation);
+    markBest(`[data-key="${a.move.row},${a.move.col}"]`);
+    // A tile's `value` counts only the points still to come; the headline's
+    // final margin adds the points already taken. Each tile shows the same
+    // measure as the headline: the final margin if you take it.
+    const already = m.state.scores.human - m.state.scores.ai;
+    const values = new Map(a.moves.map((mv) => [`${mv.row},${mv.col}`, mv.value + already]));
     const mini = grid(board.length, (r, c) => {
       const v = values.get(`${r},${c}`);
       if (v === undefined) return h("div", { class: "cell mini taken" }, board[r][c] === null ? "" : "·");
@@ -71,9 +77,9 @@ export default {
     return h(
       "div",
       { class: "nsq-analysis" },
-      h("h3", {}, "POST /number-square/move: each takeable tile's value"),
+      h("h3", {}, "POST /number-square/move: the final margin after each takeable tile"),
       h("p", {}, `Best: ${cellName(a.move.row, a.move.col)}; you would end ${a.final_margin >= 0 ? "+" : ""}${a.final_margin} (${a.outcome})${a.solved ? "" : ", by a search that has not seen the end"}.`),
-      h("p", { class: "legend" }, "A tile's value: your points minus the AI's over the rest of the game if you take it and both then play well."),
+      h("p", { class: "legend" }, "Each tile: how the game would end (your final score minus the AI's) if you take it and both then play well: green you win, red you lose."),
       mini,
     );
   },

@@ -4,7 +4,7 @@
 // match's legal_moves; a side with no square passes by itself.
 
 import { analyse } from "./api.js";
-import { h } from "./ui.js";
+import { h, markBest, withCoords } from "./ui.js";
 
 const LETTERS = "abcdefgh";
 const squareName = (r, c) => `${LETTERS[c]}${r + 1}`;
@@ -53,7 +53,7 @@ export default {
         const mine = !empty && mark === you;
         const recent = ai && ai.square === name;
         const playable = legal.has(name);
-        row.append(
+        row.append(withCoords(
           h(
             "button",
             {
@@ -67,14 +67,15 @@ export default {
             },
             h("span", { class: "stone" }),
           ),
-        );
+          r, c, side, (i) => `${i + 1}`, (i) => LETTERS[i],
+        ));
       }
       el.append(row);
     }
     return el;
   },
 
-  async analyze(m) {
+  async analyze(m, { evaluate }) {
     const board = m.state.board;
     const answer = await analyse("/othello/move", { board, player: m.state.to_move, max_ms: 800 });
     for (const mv of answer.moves) {
@@ -84,7 +85,9 @@ export default {
       cell.title = `${mv.square}: ${mv.solved ? "exact" : "estimate"} ${mv.score > 0 ? "+" : ""}${mv.score}`;
       cell.append(h("small", { class: `square-score${mv.solved ? " exact" : ""}` }, `${mv.solved ? "" : "~"}${mv.score}`));
     }
+    evaluate(answer.evaluation);
     const best = answer.move.pass ? "pass" : answer.move.square;
+    if (!answer.move.pass) markBest(`.discs [data-square="${best}"]`);
     const verdict = answer.outcome
       ? `With perfect play from here: ${OUTCOME[answer.outcome]} by ${Math.abs(answer.score)} discs.`
       : `Not solved within the time; searched ${answer.depth} plies, estimate ${answer.score} discs.`;

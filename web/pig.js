@@ -3,7 +3,7 @@
 // for the person, it is the person's turn.
 
 import { analyse, getJson } from "./api.js";
-import { die, h, percent } from "./ui.js";
+import { die, h, markBest, percent } from "./ui.js";
 
 // The policy picture survives re-renders: it is fetched once per rule set
 // and stays open once opened.
@@ -255,8 +255,10 @@ export default {
     );
   },
 
-  async analyze(m) {
+  async analyze(m, { evaluate }) {
     const d = await pigDecision(decisionBody(m));
+    evaluate(d.evaluation);
+    markBest(`[data-key="${d.action}"]`);
     const rows = [
       ["Roll", d.roll_win_probability],
       ["Hold", d.hold_win_probability],

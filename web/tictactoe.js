@@ -2,7 +2,7 @@
 // "."; a move is {row, col}.
 
 import { analyseStreamed } from "./api.js";
-import { grid as uiGrid, h } from "./ui.js";
+import { grid as uiGrid, h, markBest, withCoords } from "./ui.js";
 
 const cellName = (r, c) => `row ${r + 1}, column ${c + 1}`;
 
@@ -15,6 +15,7 @@ function lastAiMove(m) {
 const grid = (rows, cols, cell) => uiGrid(rows, cols, cell, "ttt");
 
 const OUTCOME = { win: "you win", draw: "draw", loss: "you lose" };
+const TOP_UNSOLVED = 5;
 
 export default {
   id: "tictactoe",
@@ -37,12 +38,14 @@ export default {
     const you = m.state.human_plays;
     const open = m.status === "in_progress";
     const ai = lastAiMove(m);
-    return grid(board.length, board[0].length, (r, c) => {
+    const rows = board.length;
+    const number = (i) => `${i + 1}`;
+    return grid(rows, board[0].length, (r, c) => {
       const mark = board[r][c];
       const empty = mark === ".";
       const owner = empty ? "empty" : mark === you ? "yours" : "ai";
       const recent = ai && ai.row === r && ai.col === c;
-      return h(
+      return withCoords(h(
         "button",
         {
           type: "button",
@@ -54,17 +57,23 @@ export default {
           onclick: () => play({ row: r, col: c }),
         },
         empty ? "" : mark,
-      );
+      ), r, c, rows, number, number);
     });
   },
 
-  async analyze(m, { thinking }) {
+  async analyze(m, { thinking, evaluate }) {
     const board = m.state.board;
     const answer = await analyseStreamed("/tictactoe/move", { board, k: m.options.k, max_ms: 800 }, (line) =>
       thinking(`Thinking: depth ${line.depth}, best row ${line.move.row + 1}, column ${line.move.col + 1}…`),
     );
+    evaluate(answer.evaluation);
     const byCell = new Map(answer.moves.map((mv) => [`${mv.row},${mv.col}`, mv]));
     const best = answer.move;
+    markBest(`[data-key="${best.row},${best.col}"]`);
+    // Unsolved cells are not "?" in a colour (grey means draw): they are
+    // left blank and outlined, and only the search's top few are ranked.
+    const ranked = answer.moves.filter((mv) => !mv.outcome).sort((a, b) => b.score - a.score).slice(0, TOP_UNSOLVED);
+    const rank = new Map(ranked.map((mv, i) => [`${mv.row},${mv.col}`, i + 1]));
     const mini = grid(board.length, board[0].length, (r, c) => {
       const mv = byCell.get(`${r},${c}`);
       if (!mv) return h("div", { class: "cell mini taken" }, board[r][c]);
@@ -77,7 +86,7 @@ export default {
           dataset: { row: r, col: c, outcome: mv.outcome ?? "" },
           title: `${cellName(r, c)}: ${label}`,
         },
-        h("span", { class: "o" }, mv.outcome ?? "?"),
+        h("span", { class: "o" }, mv.outcome ?? (rank.has(`${r},${c}`) ? `#${rank.get(`${r},${c}`)}` : "")),
         mv.plies_to_end != null && mv.outcome !== "draw" ? h("small", {}, `${mv.plies_to_end} plies`) : null,
       );
     });
@@ -95,7 +104,8 @@ export default {
         { class: "legend" },
         h("span", { class: "swatch outcome-win" }), " you can force a win ",
         h("span", { class: "swatch outcome-draw" }), " draw ",
-        h("span", { class: "swatch outcome-loss" }), " loses against best play",
+        h("span", { class: "swatch outcome-loss" }), " loses against best play ",
+        h("span", { class: "swatch outcome-unknown" }), ` not solved in time (#1..#${TOP_UNSOLVED}: the search's favourites)`,
       ),
     );
   },

@@ -53,6 +53,16 @@ export function checkboxField(name, label, checked) {
 }
 
 
+// Marks the board's control for the analysis's best move (the selector
+// names it in that game's terms), so the hint is on the board, not only in
+// the text below it.
+export function markBest(selector) {
+  for (const el of document.querySelectorAll("#board .best-move")) el.classList.remove("best-move");
+  const el = document.querySelector(`#board ${selector}`);
+  el?.classList.add("best-move");
+  return el;
+}
+
 export function percent(p) {
   return `${(100 * p).toFixed(1)}%`;
 }
@@ -84,6 +94,15 @@ export function ownersFromHistory(history) {
     for (const p of mv.placements ?? []) owner.set(`${p.row},${p.col}`, entry.actor);
   }
   return owner;
+}
+
+// Coordinates on a board's edges, as on a printed board: the row's label in
+// the first column's cells, the column's in the last row's.
+export function withCoords(cell, r, c, rows, rowLabel, colLabel) {
+  cell.classList.add("has-coords");
+  if (c === 0) cell.append(h("span", { class: "coord rank", "aria-hidden": "true" }, rowLabel(r)));
+  if (r === rows - 1) cell.append(h("span", { class: "coord file", "aria-hidden": "true" }, colLabel(c)));
+  return cell;
 }
 
 // A rows x cols board of cells made by cell(r, c), as an ARIA grid; the

@@ -23,7 +23,8 @@ const FAVICON: &str = include_str!("../../web/favicon.svg");
 const INDEX: &str = include_str!("../../web/index.html");
 
 /// Every file the page loads but the games' drawings (which the registry
-/// has, each as `{id}.js`), by the name it has under /playground/.
+/// has, each as `{id}.js`), by the name it has under /playground/. The
+/// analysis board's rules of a game are `{id}-rules.js`.
 pub const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", CSS, include_str!("../../web/style.css")),
     ("app.js", JS, include_str!("../../web/app.js")),
@@ -31,6 +32,26 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("ui.js", JS, include_str!("../../web/ui.js")),
     ("options.js", JS, include_str!("../../web/options.js")),
     ("review.js", JS, include_str!("../../web/review.js")),
+    ("evalbar.js", JS, include_str!("../../web/evalbar.js")),
+    ("analysis-board.js", JS, include_str!("../../web/analysis-board.js")),
+    ("line.js", JS, include_str!("../../web/line.js")),
+    ("share.js", JS, include_str!("../../web/share.js")),
+    ("lines.js", JS, include_str!("../../web/lines.js")),
+    ("tictactoe-rules.js", JS, include_str!("../../web/tictactoe-rules.js")),
+    (
+        "connect-four-rules.js",
+        JS,
+        include_str!("../../web/connect-four-rules.js"),
+    ),
+    ("othello-rules.js", JS, include_str!("../../web/othello-rules.js")),
+    ("kalah-rules.js", JS, include_str!("../../web/kalah-rules.js")),
+    ("ishitori-rules.js", JS, include_str!("../../web/ishitori-rules.js")),
+    (
+        "number-square-rules.js",
+        JS,
+        include_str!("../../web/number-square-rules.js"),
+    ),
+    ("pig-rules.js", JS, include_str!("../../web/pig-rules.js")),
     ("favicon.svg", SVG, FAVICON),
 ];
 

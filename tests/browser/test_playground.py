@@ -358,7 +358,11 @@ class Playground(unittest.TestCase):
         m = self.server_match()
         self.assertIn(m["result"]["winner"], ("ai", "draw"))
         # The page shows the server's final board and the whole history.
-        cells = ["".join(c.text or "." for c in row.find_elements(By.CSS_SELECTOR, ".cell")) for row in self.els("#board .grid-row")]
+        # (A cell's own text is its mark; the edge cells' coordinates are spans.)
+        cells = self.driver.execute_script(
+            "return [...document.querySelectorAll('#board .grid-row')].map((row) => [...row.querySelectorAll('.cell')]"
+            ".map((c) => [...c.childNodes].filter((n) => n.nodeType === 3).map((n) => n.textContent).join('') || '.').join(''))"
+        )
         self.assertEqual(cells, m["state"]["board"])
         self.assertTrue(self.el("#history-box").get_attribute("open") is not None)
         self.assertEqual(len(self.els("#history li")), m["ply"])
@@ -737,7 +741,13 @@ class Playground(unittest.TestCase):
         _, direct = api("POST", "/number-square/move", {"board": board, "my_score": m["state"]["scores"]["human"], "opponent_score": m["state"]["scores"]["ai"], "max_ms": 800})
         values = {(int(c.get_attribute("data-row")), int(c.get_attribute("data-col"))): int(c.get_attribute("data-value")) for c in self.els(".nsq-analysis .cell[data-value]")}
         self.assertTrue(direct["solved"], direct)
-        self.assertEqual(values, {(mv["row"], mv["col"]): mv["value"] for mv in direct["moves"]})
+        # Each tile shows the final margin, the headline's measure: the
+        # points still to come (`value`) plus those already taken.
+        already = m["state"]["scores"]["human"] - m["state"]["scores"]["ai"]
+        self.assertEqual(values, {(mv["row"], mv["col"]): mv["value"] + already for mv in direct["moves"]})
+        best = direct["move"]
+        self.assertEqual(values[(best["row"], best["col"])], direct["final_margin"])
+        self.assertIn(f"{direct['final_margin']:+d}", self.el(".nsq-analysis").text)
         self.shot("number-square.png")
         if m["id"] != STAND_IN_ID:
             before = self.ply()
@@ -764,6 +774,311 @@ class Playground(unittest.TestCase):
         # 3x3 is solved from the first move: every value exact.
         self.assertTrue(review["exact"], review)
         self.assertEqual(self.el("#review .review").get_attribute("data-exact"), "true")
+
+    # ---- the analysis board -------------------------------------------------
+
+    # Every game, with options small enough to answer quickly.
+    BOARD_CASES = (
+        ("tictactoe", {}),
+        ("connect-four", {}),
+        ("othello", {"size": 6}),
+        ("kalah", {"seeds": 3}),
+        ("chess", {}),
+        ("pig", {}),
+        ("ishitori", {"remaining": 22}),
+        ("number-square", {"size": 4}),
+        ("nine-square", {}),
+    )
+
+    def eval_bar_and_best_move(self, game, size_name, left="You"):
+        """Waits for the eval bar and the best move on the board; returns the
+        bar's share for its left side (0..1): the person in a match."""
+        self.wait_for(lambda: self.els("#eval .evalbar") and self.els("#board .best-move"), message=f"{game}'s eval bar and best move")
+        bar = self.el("#eval .evalbar")
+        share = float(bar.get_attribute("data-share"))
+        self.assertTrue(0 <= share <= 1, share)
+        self.assertAlmostEqual(float(bar.get_attribute("aria-valuenow")), 100 * share, delta=0.06)
+        self.assertIn(f"{left} {100 * share:.1f}%", bar.text)
+        self.assertTrue(bar.is_displayed())
+        self.shot(f"board-{game}-{size_name}.png")
+        return share
+
+    def test_every_game_shows_an_eval_bar_and_marks_the_best_move(self):
+        self.el("#analysis-toggle").click()
+        for game, options in self.BOARD_CASES:
+            with self.subTest(game=game):
+                self.start(game, options, level=5)
+                self.eval_bar_and_best_move(game, "desktop")
+        # Exact answers read the same in the bar as in the API: 3x3
+        # tic-tac-toe is a draw, and the best cell is the one marked.
+        self.start("tictactoe", level=5)
+        share = self.eval_bar_and_best_move("tictactoe", "desktop")
+        _, direct = api("POST", "/tictactoe/move", {"board": ["...", "...", "..."]})
+        self.assertEqual(share, direct["evaluation"]["win_chance"])
+        self.assertIn("exact: you draw", self.el("#eval .evalbar").text)
+        best = self.els("#board .best-move")
+        self.assertEqual([b.get_attribute("data-key") for b in best], [f"{direct['move']['row']},{direct['move']['col']}"])
+        # 22 stones, taking 1..3, last stone loses: the mover wins, exactly.
+        self.start("ishitori", {"remaining": 22}, level=5)
+        self.assertEqual(self.eval_bar_and_best_move("ishitori", "desktop"), 1.0)
+        self.assertIn("exact: you win", self.el("#eval .evalbar").text)
+        _, direct = api("POST", "/ishitori/move", {"remaining": 22})
+        self.assertEqual(self.el("#board .best-move").get_attribute("data-take"), str(direct["take"]))
+
+    def test_othello_and_tictactoe_boards_have_coordinates(self):
+        self.start("othello", level=5)
+        files = [e.text for e in self.els("#board .discs .coord.file")]
+        ranks = [e.text for e in self.els("#board .discs .coord.rank")]
+        self.assertEqual(files, list("abcdefgh"))
+        self.assertEqual(ranks, [str(i) for i in range(1, 9)])
+        # The text's "Best: d3" names a square the board labels, and marks.
+        self.el("#analysis-toggle").click()
+        self.wait_for(lambda: self.els("#board .discs .best-move"), message="the best square")
+        best = self.el("#board .discs .best-move").get_attribute("data-square")
+        self.assertIn(f"Best: {best}.", self.text("analysis"))
+        self.start("tictactoe", {"rows": 4, "cols": 4}, level=5)
+        self.assertEqual([e.text for e in self.els("#board .ttt .coord.file")], ["1", "2", "3", "4"])
+        self.assertEqual([e.text for e in self.els("#board .ttt .coord.rank")], ["1", "2", "3", "4"])
+
+    def test_an_unsolved_tictactoe_cell_is_not_grey_like_a_draw(self):
+        self.el("#analysis-toggle").click()
+        self.start("tictactoe", {"rows": 15, "cols": 15}, level=5)
+        self.wait_for(lambda: self.els(".ttt-analysis"), message="the analysis")
+        unknown = self.els(".ttt-analysis .cell.outcome-unknown")
+        self.assertGreater(len(unknown), 0)
+        draw_colour = self.driver.execute_script("return getComputedStyle(document.querySelector('.swatch.outcome-draw')).backgroundColor")
+        self.assertNotEqual(unknown[0].value_of_css_property("background-color"), draw_colour)
+        # Only the search's favourites are labelled, not 225 question marks.
+        labelled = [c.text for c in unknown if c.text.strip()]
+        self.assertLessEqual(len(labelled), 5)
+        self.assertNotIn("?", "".join(c.text for c in unknown))
+        self.shot("tictactoe-15x15-analysis.png")
+
+    def start_board(self, game, options=None):
+        """Opens the analysis board of `game` (the person plays both sides)."""
+        Select(self.el("#game")).select_by_value(game)
+        for name, value in (options or {}).items():
+            field = self.el(f"#opt-{name}")
+            field.clear()
+            field.send_keys(str(value))
+        self.el("#mode-analysis").click()
+        self.el("#start").click()
+        self.wait_for(lambda: self.body_data("mode") == "analysis" and self.body_data("game") == game, message=f"the {game} analysis board")
+
+    def moves_shown(self):
+        return [li.find_element(By.CSS_SELECTOR, "button.move").text for li in self.els("#moves li")]
+
+    def key(self, key):
+        self.el("body").send_keys(key)
+
+    def test_the_analysis_board_plays_both_sides_undoes_redoes_and_walks_by_keys(self):
+        self.start_board("connect-four")
+        for column in (4, 4, 5, 3):
+            before = self.ply()
+            self.el(f'#board .c4-drop[data-column="{column}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message="the move on the board")
+        # Both colours were played by the person, and the list is in the
+        # solvers' notation: 1-based columns.
+        self.assertEqual(self.moves_shown(), ["4", "4", "5", "3"])
+        self.assertEqual(len(self.els("#board .c4-cell.yours")), 2)
+        self.assertEqual(len(self.els("#board .c4-cell.ai")), 2)
+        self.assertEqual(self.el("#position-text").get_attribute("value"), "4453")
+        self.assertIn("Yellow (X) to move", self.text("status"))
+        self.eval_bar_and_best_move("connect-four-line", "desktop", left="Yellow (X)")
+        self.assertIn("Yellow (X)", self.el("#eval .evalbar").text)
+        # Arrow keys, Home and End walk the history; the moves ahead stay (redo).
+        self.key(Keys.ARROW_LEFT)
+        self.key(Keys.ARROW_LEFT)
+        self.wait_for(lambda: self.ply() == 2, message="two moves back")
+        self.assertEqual(len(self.els("#board .c4-cell.empty")), 42 - 2)
+        self.assertEqual(len(self.els("#moves li.future")), 2)
+        self.key(Keys.ARROW_RIGHT)
+        self.wait_for(lambda: self.ply() == 3, message="one move forward")
+        self.key(Keys.HOME)
+        self.wait_for(lambda: self.ply() == 0, message="the start")
+        self.key(Keys.END)
+        self.wait_for(lambda: self.ply() == 4, message="the end")
+        # Undo with the button, then a different move replaces the old future.
+        self.el("#nav-back").click()
+        self.wait_for(lambda: self.ply() == 3, message="undo")
+        self.el('#board .c4-drop[data-column="1"]').click()
+        self.wait_for(lambda: self.moves_shown() == ["4", "4", "5", "1"], message="the new move")
+        # A click on a move in the list goes there.
+        self.els("#moves li button.move")[0].click()
+        self.wait_for(lambda: self.ply() == 1, message="the first move")
+        self.shot("analysis-board-connect-four.png")
+
+    def test_a_set_up_position_and_its_share_link_restore_every_game(self):
+        cases = [
+            ("connect-four", "4453", "Yellow (X) to move (ply 4)"),
+            ("tictactoe", "X../.O./...", "X to move (ply 0)"),
+            ("othello", "......../......../..XXX.../...XO.../...XO.../......../......../........ O", "White to move (ply 0)"),
+            ("kalah", "0 5 5 5 5 4 | 0 | 4 4 4 4 4 4 | 0 | north", "North to move (ply 0)"),
+            ("ishitori", "22", "First player to move (ply 0)"),
+            ("number-square", "1 2 3 / 4 x 6 / 7 8 9", "First player to move (ply 0)"),
+            ("pig", "40 55 12 second", "Second player to move (ply 0)"),
+        ]
+        for game, text, status in cases:
+            with self.subTest(game=game):
+                self.start_board(game)
+                field = self.el("#position-text")
+                field.clear()
+                field.send_keys(text)
+                self.el("#position-load").click()
+                self.wait_for(lambda: self.text("status").startswith(status), message=f"the set-up {game} position")
+                self.assertEqual(self.error_text(), "")
+                self.wait_for(lambda: self.els("#eval .evalbar"), message="the set-up position's evaluation")
+                link = self.el("#share-link").get_attribute("href")
+                self.assertIn(f"game={game}", link)
+                shown = self.el("#position-text").get_attribute("value")
+                # The link, opened afresh, restores the same position.
+                self.driver.get(URL + "/openapi.yaml")
+                self.driver.get(link)
+                self.wait_for(lambda: self.body_data("ready") == "true" and self.body_data("mode") == "analysis", message="the shared board")
+                self.assertTrue(self.text("status").startswith(status), self.text("status"))
+                self.assertEqual(self.el("#position-text").get_attribute("value"), shown)
+                self.shot(f"setup-{game}.png")
+        # A position that cannot be read is said so, and nothing changes.
+        self.start_board("tictactoe")
+        self.el("#position-text").clear()
+        self.el("#position-text").send_keys("XXQ/...")
+        self.el("#position-load").click()
+        self.wait_for(lambda: "could not be read" in self.error_text(), message="the set-up error")
+
+    def test_the_move_lists_speak_each_games_notation(self):
+        self.start_board("othello")
+        for square in ("d3", "c5"):
+            before = self.ply()
+            self.el(f'#board [data-square="{square}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=square)
+        self.assertEqual(self.moves_shown(), ["d3", "c5"])
+        self.start_board("kalah")
+        # House 3 of 4 seeds ends in South's store: South moves again.
+        self.el('#board [data-side="south"][data-house="3"]').click()
+        self.wait_for(lambda: self.ply() == 1, message="the sowing")
+        self.assertEqual(self.moves_shown(), ["S3"])
+        self.assertIn("South to move", self.text("status"))
+        self.start_board("tictactoe")
+        self.el('#board [data-key="1,1"]').click()
+        self.wait_for(lambda: self.ply() == 1, message="the centre")
+        self.assertEqual(self.moves_shown(), ["r2c2"])
+
+    def test_pig_on_the_analysis_board_rolls_holds_and_replays_its_rolls(self):
+        self.start_board("pig")
+        self.el("#pig-roll").click()
+        self.wait_for(lambda: self.ply() == 1, message="the roll")
+        roll = self.moves_shown()[0]
+        self.assertRegex(roll, r"^roll [1-6]$")
+        face = int(roll.split()[1])
+        if face != 1:
+            self.el("#pig-hold").click()
+            self.wait_for(lambda: self.ply() == 2, message="the hold")
+            self.assertEqual(self.moves_shown()[1], "hold")
+            self.assertIn("Second player to move", self.text("status"))
+        self.wait_for(lambda: self.els("#eval .evalbar") and self.els("#board .best-move"), message="Pig's evaluation")
+        # Back and forth keeps the rolled faces: the line replays exactly.
+        shown = self.moves_shown()
+        self.key(Keys.HOME)
+        self.wait_for(lambda: self.ply() == 0, message="the start")
+        self.key(Keys.END)
+        self.wait_for(lambda: self.ply() == len(shown), message="the end")
+        self.assertEqual(self.moves_shown(), shown)
+        self.assertFalse(self.el("#review-line").is_displayed())
+        self.shot("analysis-board-pig.png")
+
+    def test_the_review_judges_the_moves_on_the_analysis_board(self):
+        self.start_board("tictactoe")
+        # The centre, then an edge: O's edge reply loses against best play.
+        for key in ("1,1", "0,1", "0,0"):
+            before = self.ply()
+            self.el(f'#board [data-key="{key}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=key)
+        self.el("#review-line").click()
+        self.wait_for(lambda: len(self.els("#moves li[data-judgment]")) == 3, message="the judgments")
+        _, review = api("POST", "/tictactoe/review", {"options": {}, "moves": [{"row": 1, "col": 1}, {"row": 0, "col": 1}, {"row": 0, "col": 0}]})
+        marked = {int(li.get_attribute("value")): li.get_attribute("data-judgment") for li in self.els("#moves li[data-judgment]")}
+        self.assertEqual(marked, {e["ply"]: e["judgment"] for e in review["moves"]})
+        self.assertEqual(marked[2], "blunder")
+        self.assertIn("blunder", self.el('#moves li[value="2"]').text)
+        self.shot("analysis-board-review.png")
+
+    def test_the_board_flips_and_the_link_keeps_it(self):
+        self.start_board("othello")
+        self.el("#flip").click()
+        self.assertIn("flipped", self.el("#board").get_attribute("class"))
+        self.assertNotEqual(self.el("#board .discs").value_of_css_property("transform"), "none")
+        self.assertIn("flip=1", self.el("#share-link").get_attribute("href"))
+        self.shot("othello-flipped.png")
+        self.el("#flip").click()
+        self.assertEqual(self.el("#board .discs").value_of_css_property("transform"), "none")
+
+    def test_a_match_opens_on_the_analysis_board(self):
+        self.start("tictactoe", level=5)
+        self.el('#board [data-key="1,1"]').click()
+        self.after_move(0)
+        self.wait_for(lambda: self.el("#to-analysis").is_displayed(), message="the analyse button")
+        self.el("#to-analysis").click()
+        self.wait_for(lambda: self.body_data("mode") == "analysis", message="the analysis board")
+        m = self.server_match()
+        self.assertEqual(len(self.moves_shown()), m["ply"])
+        self.assertEqual(self.moves_shown()[0], "r2c2")
+
+    def test_a_chess_match_link_starts_a_match_from_the_position_shown(self):
+        self.start("chess", level=1)
+        self.el('#board [data-square="e2"]').click()
+        self.el('#board [data-square="e4"]').click()
+        self.after_move(0)
+        fen = self.server_match()["state"]["fen"]
+        link = self.el("#match-share").get_attribute("href")
+        self.assertIn("mode=match", link)
+        before = self.saved()["id"]
+        self.driver.get(URL + "/openapi.yaml")
+        self.driver.get(link)
+        self.wait_for(lambda: self.saved() and self.saved()["id"] != before and self.body_data("game") == "chess", message="the shared chess match")
+        m = self.server_match()
+        self.assertEqual(m["options"]["fen"], fen)
+        self.assertEqual(m["state"]["fen"], fen)
+        self.shot("chess-shared-position.png")
+
+    def test_a_pig_match_opens_on_the_analysis_board_with_its_rolls(self):
+        self.start("pig", {"goal": 20}, level=3)
+        for _ in range(4):
+            if self.body_data("status") != "in_progress":
+                break
+            before = self.ply()
+            self.el("#pig-roll").click()
+            self.after_move(before)
+        m = self.server_match()
+        self.wait_for(lambda: self.el("#to-analysis").is_displayed(), message="the analyse button")
+        self.el("#to-analysis").click()
+        self.wait_for(lambda: self.body_data("mode") == "analysis", message="the analysis board")
+        # Every decision is on the list, each roll with the face the server rolled.
+        decisions = [e for e in m["history"] if e["actor"] != "dice"]
+        self.assertEqual(len(self.moves_shown()), len(decisions))
+        faces = [e["roll"] for e in m["history"] if e["actor"] == "dice"]
+        rolled = [int(t.split()[1]) for t in self.moves_shown() if t.startswith("roll")]
+        self.assertEqual(rolled, faces)
+        # The replayed scores are the server's (the person moved first; the
+        # board shows the mover's score as "You").
+        scores = {"First": m["state"]["scores"]["human"], "Second": m["state"]["scores"]["ai"]}
+        mover = self.text("status").split()[0]
+        other = "Second" if mover == "First" else "First"
+        self.assertEqual(self.el('[data-score="human"]').text, str(scores[mover]))
+        self.assertEqual(self.el('[data-score="ai"]').text, str(scores[other]))
+
+    def test_the_default_ishitori_lets_the_ai_start_so_the_person_is_not_lost(self):
+        Select(self.el("#game")).select_by_value("ishitori")
+        self.wait_for(lambda: self.el('input[name="starts"][value="ai"]').is_selected(), message="the AI to start")
+        self.assertIn("first player loses", self.text("starts-note"))
+        self.el("#analysis-toggle").click()
+        self.el("#start").click()
+        self.wait_for(lambda: self.body_data("game") == "ishitori" and self.els("#eval .evalbar"), message="the match and its evaluation")
+        self.assertEqual(float(self.el("#eval .evalbar").get_attribute("data-share")), 1.0)
+        self.assertIn("you win", self.el("#eval .evalbar").text)
+
+    def test_the_defaults_are_a_middle_level(self):
+        self.assertEqual(self.el("#level").get_attribute("value"), "5")
+        self.assertEqual(self.el("#level-out").text, "5")
 
     # ---- errors and small screens ----------------------------------------
 
@@ -834,6 +1149,32 @@ class Playground(unittest.TestCase):
             self.assertLessEqual(overflow, 0, f"{game} is wider than the phone's screen")
             self.driver.execute_script("document.querySelector('.play').scrollIntoView()")
             self.shot(name)
+
+    def test_phone_sized_analysis_board_plays_walks_and_fits(self):
+        self.driver.set_window_size(*PHONE)
+        self.start_board("othello")
+        for square in ("d3", "c5"):
+            before = self.ply()
+            self.el(f'#board [data-square="{square}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=square)
+        self.el("#nav-back").click()
+        self.wait_for(lambda: self.ply() == 1, message="undo")
+        self.eval_bar_and_best_move("othello-line", "phone", left="Black")
+        overflow = self.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+        self.assertLessEqual(overflow, 0, "the analysis board is wider than the phone's screen")
+        self.driver.execute_script("document.getElementById('line-tools').scrollIntoView()")
+        self.shot("analysis-board-othello-phone-tools.png")
+
+    def test_phone_sized_analysis_board_shows_the_eval_bar_and_best_move(self):
+        self.driver.set_window_size(*PHONE)
+        self.el("#analysis-toggle").click()
+        for game, options in self.BOARD_CASES:
+            with self.subTest(game=game):
+                self.start(game, options, level=5)
+                self.driver.execute_script("document.querySelector('.play').scrollIntoView()")
+                self.eval_bar_and_best_move(game, "phone")
+                overflow = self.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+                self.assertLessEqual(overflow, 0, f"{game}'s analysis board is wider than the phone's screen")
 
 
 if __name__ == "__main__":
