@@ -20,33 +20,15 @@
 //!   those in a sharp one; the harmonic mean makes one blunder cost more
 //!   than an arithmetic mean would.
 
-use crate::core::evaluation::lichess_win_chance;
-use crate::engines::Score;
+pub use crate::engines::score::{win_percent, win_percent_cp, CP_CEILING};
 use crate::review::Judgment;
 
-/// Scores beyond this many centipawns (and mates) count as this.
-pub const CP_CEILING: i32 = 1000;
 /// A drop of this many win% points (or more) is an inaccuracy.
 pub const INACCURACY_DROP: f64 = 5.0;
 /// ... a mistake.
 pub const MISTAKE_DROP: f64 = 10.0;
 /// ... a blunder.
 pub const BLUNDER_DROP: f64 = 15.0;
-
-/// Win% (0..100) of a centipawn score from the mover's view.
-pub fn win_percent_cp(cp: i32) -> f64 {
-    100.0 * lichess_win_chance(f64::from(cp.clamp(-CP_CEILING, CP_CEILING)))
-}
-
-/// Win% of an engine score: a mate for the mover counts as +1000 cp, a
-/// mate against as -1000.
-pub fn win_percent(score: Score) -> f64 {
-    match score {
-        Score::Cp(cp) => win_percent_cp(cp),
-        Score::Mate(n) if n > 0 => win_percent_cp(CP_CEILING),
-        Score::Mate(_) => win_percent_cp(-CP_CEILING),
-    }
-}
 
 /// The accuracy (0..100) of a move that took the mover's win% from
 /// `before` to `after`.
@@ -129,6 +111,7 @@ fn population_std_dev(xs: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::Score;
 
     #[test]
     fn win_percent_is_even_at_zero_and_saturates_at_the_ceiling() {
