@@ -123,7 +123,7 @@ games!(
     othello::matches::OthelloMatch, served othello::OthelloGame;
     chess::matches::ChessMatch, served chess::ChessGame, settings chess::settings::ChessSettings;
     kalah::matches::KalahMatch, served kalah::KalahGame, commands kalah::book::KalahCommand;
-    xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings;
+    xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings, commands xiangqi::cli::PerftCommand;
     shogi::matches::ShogiMatch, served shogi::ShogiGame, settings shogi::settings::ShogiSettings;
 );
 

@@ -22,6 +22,7 @@ pub mod rules;
 
 // How the service offers it.
 pub mod api;
+pub mod cli;
 pub mod engine;
 pub mod matches;
 mod served;
