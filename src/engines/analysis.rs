@@ -38,6 +38,10 @@ pub trait EnginePosition: Sync {
     /// The longest legal start of an engine's line, each move as the game
     /// writes it.
     fn legal_line(&self, pv: &[String]) -> Vec<String>;
+    /// The value of a finished game for the side to move, as a score
+    /// (lost: `{"mate": -1}`, won: `{"mate": 1}`, drawn: `{"cp": 0}`);
+    /// None while the game goes on.
+    fn final_score(&self) -> Option<EvalScore>;
 }
 
 /// A move in the answer: the game's notation.
@@ -349,6 +353,9 @@ mod tests {
                 .take_while(|m| matches!(m.as_str(), "a" | "b" | "c"))
                 .cloned()
                 .collect()
+        }
+        fn final_score(&self) -> Option<EvalScore> {
+            None
         }
     }
 

@@ -13,6 +13,7 @@ pub mod blocking;
 pub mod config;
 pub mod pool;
 pub mod request;
+pub mod review;
 pub mod score;
 pub mod skill;
 pub mod uci;

@@ -194,3 +194,35 @@ async fn without_fairy_stockfish_xiangqi_is_unavailable_and_says_how_to_install_
     let detail = r.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
     assert!(detail.contains("apt-get install fairy-stockfish"), "{detail}");
 }
+
+#[tokio::test]
+async fn a_record_is_reviewed_lichess_way_and_an_illegal_move_named() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let moves: Vec<Value> = ["h3e3", "h10g8", "h1g3"].iter().map(|m| json!({"uci": m})).collect();
+    let r = app
+        .post_json("/xiangqi/review", &json!({"moves": moves, "max_ms": 1500}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let review: Value = r.json();
+    assert_eq!(review["exact"], false);
+    let entries = review["moves"].as_array().unwrap();
+    assert_eq!(entries.len(), 3, "{review}");
+    for (i, entry) in entries.iter().enumerate() {
+        assert_eq!(entry["actor"], SIDES[i % 2], "{entry}");
+        assert_eq!(entry["exact"], false, "{entry}");
+        assert!(entry["value_before"]["win_percent"].is_f64(), "{entry}");
+    }
+    for side in SIDES {
+        let accuracy = review["players"][side]["accuracy"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&accuracy), "{review}");
+    }
+    let r = app
+        .post_json("/xiangqi/review", &json!({"moves": [{"uci": "h3h9"}]}))
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("moves[0]"), "{detail}");
+}

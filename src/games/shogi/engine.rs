@@ -7,6 +7,7 @@ use super::rules::{Color, ShogiState};
 use super::settings::ShogiSettings;
 use crate::config::Config;
 use crate::engines::analysis::EnginePosition;
+use crate::engines::score::EvalScore;
 use crate::engines::{Dialect, EngineConfig};
 
 /// The engine settings of this server's configuration.
@@ -59,5 +60,14 @@ impl EnginePosition for ShogiState {
             position = position.after(mv);
         }
         line
+    }
+
+    fn final_score(&self) -> Option<EvalScore> {
+        let end = self.end()?;
+        Some(match end.winner {
+            None => EvalScore::Cp(0),
+            Some(winner) if winner == self.side_to_move() => EvalScore::Mate(1),
+            Some(_) => EvalScore::Mate(-1),
+        })
     }
 }

@@ -7,13 +7,15 @@ use std::sync::Arc;
 use super::api::{self, ShogiAnalyzer};
 use super::engine::engine_config;
 use super::matches::{Options, UsiMove};
+use super::rules::ShogiState;
 use crate::arena::strategy::names;
 use crate::catalog::{default_of, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::engines::analysis::EngineAnalysis;
 use crate::engines::request::PositionRequest;
-use crate::review::{ReviewError, Step};
+use crate::engines::review::{position_ms, review, Record};
+use crate::review::{check_seat, Review, ReviewError, Step};
 use crate::serve::{endpoints, json_body, memo_gauges, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
@@ -74,7 +76,7 @@ impl ServedGame for ShogiGame {
         metrics::gauge!("kibitz_engine_processes", "game" => Self::ID).set(analyzer.0.pool().live_pids().len() as f64);
     }
 
-    const REVIEW_PATH: Option<&'static str> = None;
+    const REVIEW_PATH: Option<&'static str> = Some("/shogi/review");
     const RECORD_SIDES: [&'static str; 2] = ["sente", "gote"];
     type ReviewOptions = Options;
     type RecordMove = UsiMove;
@@ -84,15 +86,69 @@ impl ServedGame for ShogiGame {
         Ok(Step::numbered(moves))
     }
 
+    /// Every position the record passed through evaluated by the engine
+    /// pool, as many at once as it has processes, sharing `max_ms`
+    /// (defaulted and capped as any search's; at least 50 ms a position),
+    /// measured lichess's way (see [`crate::engines::review`]).
     async fn review(
-        _services: &Services,
-        _options: Options,
-        _steps: Vec<Step<UsiMove>>,
-        _names: [&'static str; 2],
-        _max_ms: Option<u64>,
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<UsiMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
     ) -> ReviewResult {
-        Ok(Err(ReviewError::Unavailable(
-            "shogi reviews are not served yet".to_string(),
-        )))
+        let replayed = match replay(&options, &steps, names) {
+            Ok(replayed) => replayed,
+            Err(e) => return Ok(Err(e)),
+        };
+        if steps.is_empty() {
+            return Ok(Ok(Review::new(Self::ID, names, Vec::new())));
+        }
+        let analyzer = api::analyzer(&services.solvers);
+        let budget = services.config.search_budget_ms(max_ms);
+        let ms = position_ms(budget, replayed.positions.len(), analyzer.0.pool().size());
+        let plies: Vec<u64> = steps.iter().map(|s| s.ply).collect();
+        let record = Record {
+            game: Self::ID,
+            positions: &replayed.positions,
+            played: &replayed.played,
+            seats: &replayed.seats,
+            move_json: |notation| serde_json::json!({"usi": notation}),
+        };
+        Ok(Ok(review(&analyzer.0, &record, names, &plies, ms).await?))
     }
+}
+
+/// A record replayed by the rules: every position (the start first), the
+/// moves' notation, and each position's side to move as a seat.
+struct Replayed {
+    positions: Vec<ShogiState>,
+    played: Vec<String>,
+    seats: Vec<usize>,
+}
+
+/// Replays `steps` from the options' start, checking each move and the
+/// side the record gives it.
+fn replay(options: &Options, steps: &[Step<UsiMove>], names: [&str; 2]) -> Result<Replayed, ReviewError> {
+    let mut game = options.start().map_err(ReviewError::Options)?;
+    let mut replayed = Replayed {
+        seats: vec![game.side_to_move().index()],
+        positions: vec![game.clone()],
+        played: Vec::with_capacity(steps.len()),
+    };
+    for (index, step) in steps.iter().enumerate() {
+        check_seat(index, step.seat, game.side_to_move().index(), names)?;
+        if let Some(end) = game.end() {
+            return Err(ReviewError::at(
+                index,
+                format!("the game is already over ({})", end.reason),
+            ));
+        }
+        game.try_play(step.mv.usi)
+            .map_err(|reason| ReviewError::at(index, format!("{} {reason}", step.mv.usi)))?;
+        replayed.played.push(step.mv.usi.notation());
+        replayed.seats.push(game.side_to_move().index());
+        replayed.positions.push(game.clone());
+    }
+    Ok(replayed)
 }

@@ -6,6 +6,7 @@ use super::rules::{Side, XiangqiState};
 use super::settings::XiangqiSettings;
 use crate::config::Config;
 use crate::engines::analysis::EnginePosition;
+use crate::engines::score::EvalScore;
 use crate::engines::{Dialect, EngineConfig};
 
 /// The engine settings of this server's configuration.
@@ -58,5 +59,14 @@ impl EnginePosition for XiangqiState {
             position = position.after(mv);
         }
         line
+    }
+
+    fn final_score(&self) -> Option<EvalScore> {
+        let end = self.end()?;
+        Some(match end.winner {
+            None => EvalScore::Cp(0),
+            Some(winner) if winner == self.side_to_move() => EvalScore::Mate(1),
+            Some(_) => EvalScore::Mate(-1),
+        })
     }
 }
