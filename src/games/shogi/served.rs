@@ -26,8 +26,8 @@ pub struct ShogiGame;
 impl ServedGame for ShogiGame {
     const ID: &'static str = "shogi";
     const ANALYSIS_PATH: &'static str = "/shogi/move";
-    // No board drawing yet: the playground leaves the game out.
-    const DRAWING: &'static str = "";
+    // A plain list of moves for now (see web/shogi.js).
+    const DRAWING: &'static str = include_str!("../../../web/shogi.js");
     type Request = PositionRequest;
     type Response = EngineAnalysis;
 

@@ -26,8 +26,8 @@ pub struct XiangqiGame;
 impl ServedGame for XiangqiGame {
     const ID: &'static str = "xiangqi";
     const ANALYSIS_PATH: &'static str = "/xiangqi/move";
-    // No board drawing yet: the playground leaves the game out.
-    const DRAWING: &'static str = "";
+    // A plain list of moves for now (see web/xiangqi.js).
+    const DRAWING: &'static str = include_str!("../../../web/xiangqi.js");
     type Request = PositionRequest;
     type Response = EngineAnalysis;
 
