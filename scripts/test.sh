@@ -3,8 +3,8 @@
 # on PostgreSQL when KIBITZ_TEST_DATABASE_URL names a server (each test makes
 # a fresh database there); when it is unset and a server answers on
 # 127.0.0.1:5432 it is used. The chess engine tests run against Stockfish
-# when one is installed. The last lines say whether Stockfish was tested and
-# which databases were.
+# and the xiangqi and shogi ones against Fairy-Stockfish when installed. The
+# last lines say whether the engines were tested and which databases were.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +29,15 @@ done
 if [ -z "$stockfish_bin" ]; then
   export KIBITZ_TEST_STOCKFISH=skip
 fi
+# The same for Fairy-Stockfish, the xiangqi and shogi engine
+# (KIBITZ_TEST_FAIRY_STOCKFISH=skip only when there is no binary).
+fairy_bin=$(command -v fairy-stockfish || true)
+for dir in /usr/games /usr/local/games; do
+  if [ -z "$fairy_bin" ] && [ -x "$dir/fairy-stockfish" ]; then fairy_bin="$dir/fairy-stockfish"; fi
+done
+if [ -z "$fairy_bin" ]; then
+  export KIBITZ_TEST_FAIRY_STOCKFISH=skip
+fi
 
 cargo test --locked "$@"
 
@@ -40,6 +49,12 @@ if [ -n "$stockfish_bin" ]; then
   stockfish_note="chess engine tests ran against $stockfish_bin (${stockfish_version:-version unknown})"
 else
   stockfish_note="Stockfish was NOT tested: no stockfish on PATH or in /usr/games; install it (apt-get install stockfish)"
+fi
+if [ -n "$fairy_bin" ]; then
+  fairy_version=$(echo quit | timeout 10 "$fairy_bin" 2>/dev/null | head -n 1 | sed 's/ by .*//' || true)
+  stockfish_note="$stockfish_note; xiangqi and shogi engine tests ran against $fairy_bin (${fairy_version:-version unknown})"
+else
+  stockfish_note="$stockfish_note; Fairy-Stockfish was NOT tested: no fairy-stockfish on PATH or in /usr/games; install it (apt-get install fairy-stockfish)"
 fi
 
 # One closing line says what was tested: the databases and the engine.

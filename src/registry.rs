@@ -8,7 +8,9 @@
 use crate::arena::ArenaGames;
 use crate::catalog::GameEntry;
 use crate::config::{Config, GameCommands, GameConfigs};
-use crate::games::{chess, connect_four, ishitori, kalah, nine_square, number_square, othello, pig, tictactoe};
+use crate::games::{
+    chess, connect_four, ishitori, kalah, nine_square, number_square, othello, pig, shogi, tictactoe, xiangqi,
+};
 use crate::matches::turns::TurnGame;
 use crate::matches::{Adapter, MatchGames};
 use crate::serve::{ServedGame, Services};
@@ -121,6 +123,8 @@ games!(
     othello::matches::OthelloMatch, served othello::OthelloGame;
     chess::matches::ChessMatch, served chess::ChessGame, settings chess::settings::ChessSettings;
     kalah::matches::KalahMatch, served kalah::KalahGame, commands kalah::book::KalahCommand;
+    xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings, commands xiangqi::cli::PerftCommand;
+    shogi::matches::ShogiMatch, served shogi::ShogiGame, settings shogi::settings::ShogiSettings;
 );
 
 /// Whether two ids are the same (`str`'s `==` is not usable in a const).

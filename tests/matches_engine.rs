@@ -667,7 +667,7 @@ fn a_finished_match_takes_no_more_moves() {
 fn bad_requests_name_the_field() {
     let mut rng = StdRng::seed_from_u64(1);
     let cases = [
-        (request("shogi", json!({}), 10, false), "game"),
+        (request("go", json!({}), 10, false), "game"),
         (request("number-square", json!({"size": 1}), 10, false), "options: size"),
         (
             request("number-square", json!({"size": 13}), 10, false),

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use super::Dialect;
+
 /// The flag and environment variable that name the Stockfish binary (for
 /// the messages that tell an operator how to fix a missing engine; the CLI
 /// defines them).
@@ -47,6 +49,12 @@ pub struct EngineConfig {
     pub stop_grace: Duration,
     /// Words for the `Unavailable` error: how to install the engine.
     pub install_hint: String,
+    /// The protocol the engine is spoken to in.
+    pub dialect: Dialect,
+    /// Options set once on every process as it starts (e.g. the variant
+    /// a multi-game engine plays); an option the engine does not have
+    /// fails the start.
+    pub options: Vec<(String, String)>,
 }
 
 impl EngineConfig {
@@ -69,6 +77,24 @@ impl EngineConfig {
             install_hint: format!(
                 "Stockfish is not installed: install it (Debian/Ubuntu: `apt-get install stockfish`, which puts it at /usr/games/stockfish) or name the binary with {STOCKFISH_PATH_FLAG}"
             ),
+            dialect: Dialect::Uci,
+            options: Vec::new(),
+        }
+    }
+
+    /// Fairy-Stockfish playing `variant` (its `UCI_Variant`, set on each
+    /// process as it starts) in `dialect`, with Stockfish's defaults
+    /// otherwise: found on PATH or in /usr/games, one process per core.
+    pub fn fairy_stockfish(variant: &str, dialect: Dialect) -> Self {
+        EngineConfig {
+            program: "fairy-stockfish".to_string(),
+            install_hint: format!(
+                "Fairy-Stockfish is not installed: install it (Debian/Ubuntu: `apt-get install fairy-stockfish`, which puts it at /usr/games/fairy-stockfish) or name the binary with --{variant}-engine-path / KIBITZ_{}_ENGINE_PATH",
+                variant.to_ascii_uppercase()
+            ),
+            dialect,
+            options: vec![("UCI_Variant".to_string(), variant.to_string())],
+            ..EngineConfig::stockfish()
         }
     }
 

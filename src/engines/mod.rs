@@ -8,13 +8,19 @@
 //! positions, `isready` before a process is trusted, nothing unchecked
 //! passed to the engine, and one that hangs or dies is killed and replaced.
 
+pub mod analysis;
+pub mod blocking;
 pub mod config;
 pub mod pool;
+pub mod request;
+pub mod review;
+pub mod score;
+pub mod skill;
 pub mod uci;
 
 pub use config::EngineConfig;
 pub use pool::{EngineLease, EnginePool};
-pub use uci::{DepthReport, PvLine, Score, SearchJob, SearchOutput};
+pub use uci::{DepthReport, Dialect, PvLine, Score, SearchJob, SearchOutput};
 
 /// What can go wrong with an engine. The HTTP layer maps `Unavailable` and
 /// `Busy` to 503 (with Retry-After for `Busy`); the others are one failed

@@ -339,7 +339,7 @@ impl EnginePool {
 
     async fn spawn(&self, binary: &Path) -> Result<UciEngine, EngineError> {
         let config = &self.inner.config;
-        let mut engine = UciEngine::spawn(binary, config.handshake_timeout).await?;
+        let mut engine = UciEngine::spawn(binary, config.dialect, config.handshake_timeout).await?;
         self.inner.spawned.fetch_add(1, Ordering::Relaxed);
         if let (Some(pid), Ok(mut pids)) = (engine.pid(), self.inner.live_pids.lock()) {
             pids.push(pid);
@@ -350,6 +350,9 @@ impl EnginePool {
             }
             if engine.has_option("Threads") {
                 engine.set_option("Threads", &config.threads.to_string()).await?;
+            }
+            for (name, value) in &config.options {
+                engine.set_option(name, value).await?;
             }
             engine.sync(config.ready_timeout).await
         };

@@ -45,6 +45,35 @@ const MOVETIME_MARGIN: Duration = Duration::from_millis(25);
 /// or two), so that every answer has an evaluation.
 const MIN_MOVETIME: Duration = Duration::from_millis(30);
 
+/// The protocol an engine speaks: UCI, or USI, shogi's form of it (the
+/// same commands and answers but for its greeting, `usi`/`usiok`, and
+/// `usinewgame`; moves and positions in USI's notation, which stay the
+/// game layer's strings).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dialect {
+    #[default]
+    Uci,
+    Usi,
+}
+
+impl Dialect {
+    /// The greeting that starts the handshake.
+    fn hello(self) -> &'static str {
+        match self {
+            Dialect::Uci => "uci",
+            Dialect::Usi => "usi",
+        }
+    }
+
+    /// The command that tells the engine an unrelated position follows.
+    fn new_game(self) -> &'static str {
+        match self {
+            Dialect::Uci => "ucinewgame",
+            Dialect::Usi => "usinewgame",
+        }
+    }
+}
+
 /// An evaluation as UCI reports it: from the side to move's view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Score {
@@ -105,14 +134,15 @@ pub enum EngineMessage {
     Other,
 }
 
-/// A move as an engine writes it: short and plain ASCII. The game layer
+/// A move as an engine writes it: short and plain ASCII (`+` and `*` are
+/// USI's promotion and drop). The game layer
 /// checks legality; this only keeps junk out of the answers.
 fn move_token(token: &str) -> Option<String> {
     (!token.is_empty()
         && token.len() <= 16
         && token
             .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'@' || b == b'='))
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'@' | b'=' | b'+' | b'*')))
     .then(|| token.to_string())
 }
 
@@ -125,7 +155,7 @@ fn number<T: std::str::FromStr>(token: Option<&str>) -> Option<T> {
 pub fn parse_line(line: &str) -> EngineMessage {
     let mut tokens = line.split_ascii_whitespace();
     match tokens.next() {
-        Some("uciok") => EngineMessage::UciOk,
+        Some("uciok" | "usiok") => EngineMessage::UciOk,
         Some("readyok") => EngineMessage::ReadyOk,
         Some("id") => match tokens.next() {
             Some(key) => EngineMessage::Id {
@@ -137,7 +167,7 @@ pub fn parse_line(line: &str) -> EngineMessage {
         Some("bestmove") => {
             let best = tokens
                 .next()
-                .filter(|m| *m != "(none)" && *m != "0000")
+                .filter(|m| !matches!(*m, "(none)" | "0000" | "resign" | "win"))
                 .and_then(move_token);
             let ponder = match tokens.next() {
                 Some("ponder") => tokens.next().and_then(move_token),
@@ -307,12 +337,13 @@ pub struct UciEngine {
     /// A `go` was sent and its `bestmove` has not been read.
     searching: bool,
     line: Vec<u8>,
+    dialect: Dialect,
 }
 
 impl UciEngine {
     /// Starts the program and completes the `uci` handshake within
     /// `timeout`.
-    pub async fn spawn(path: &Path, timeout: Duration) -> Result<Self, EngineError> {
+    pub async fn spawn(path: &Path, dialect: Dialect, timeout: Duration) -> Result<Self, EngineError> {
         let mut child = Command::new(path)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -335,8 +366,9 @@ impl UciEngine {
             state: State::Busy,
             searching: false,
             line: Vec::with_capacity(256),
+            dialect,
         };
-        engine.send("uci").await?;
+        engine.send(dialect.hello()).await?;
         let deadline = Instant::now() + timeout;
         loop {
             match engine.read_by(deadline).await? {
@@ -477,7 +509,7 @@ impl UciEngine {
         }
         self.applied = wanted;
         if job.session.is_none() || job.session != self.session {
-            self.send("ucinewgame").await?;
+            self.send(self.dialect.new_game()).await?;
         }
         self.session = job.session;
         self.sync(timeout).await

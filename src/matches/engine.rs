@@ -141,6 +141,18 @@ pub enum EndReason {
     FiftyMoves,
     /// Chess: the same position a third time.
     ThreefoldRepetition,
+    /// Xiangqi and shogi: a position repeated as often as their rules
+    /// allow (three times, shogi's sennichite four): a draw.
+    Repetition,
+    /// Xiangqi and shogi: the repetition came of one side's checks on
+    /// every move: that side loses.
+    PerpetualCheck,
+    /// Xiangqi: 100 plies without a capture (Fairy-Stockfish's rule): a
+    /// draw.
+    MoveLimit,
+    /// Shogi: both kings entered and the side to move declared under the
+    /// 24-point rule.
+    Impasse,
 }
 
 /// `{"winner": ..., "reason": ..., "scores": {"human", "ai"}}` (scores only

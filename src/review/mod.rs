@@ -19,6 +19,7 @@
 
 pub(crate) mod driver;
 pub mod history;
+pub mod lichess;
 pub(crate) mod margin;
 pub mod run;
 

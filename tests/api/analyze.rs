@@ -75,7 +75,24 @@ pub(crate) fn one_of_each() -> Vec<Value> {
         // Within the batch's budget, so its cache key is the one of the
         // request alone: the warm answer is the cached one.
         json!({"game": "chess", "fen": "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", "depth": 6, "max_ms": 500}),
+        // Mates Fairy-Stockfish proves at a fixed depth: the warm answer
+        // is the cached one, as chess's.
+        json!({"game": "xiangqi", "position": "4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1", "depth": 6, "max_ms": 500}),
+        json!({"game": "shogi", "position": "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "depth": 4, "max_ms": 500}),
     ]
+}
+
+/// The games whose positions need Fairy-Stockfish.
+pub(crate) const FAIRY_GAMES: [&str; 2] = ["xiangqi", "shogi"];
+
+/// Whether Fairy-Stockfish is there for the xiangqi and shogi positions:
+/// it must be, unless the run said to skip its tests
+/// (KIBITZ_TEST_FAIRY_STOCKFISH=skip).
+pub(crate) fn fairy_stockfish() -> bool {
+    kibitz::engines::EngineConfig::fairy_stockfish("xiangqi", kibitz::engines::Dialect::Uci)
+        .resolve()
+        .is_ok()
+        || std::env::var("KIBITZ_TEST_FAIRY_STOCKFISH").as_deref() != Ok("skip")
 }
 
 /// Whether Stockfish is there for the chess positions: it must be, unless
@@ -100,6 +117,10 @@ async fn every_game_in_a_batch_answers_exactly_as_its_own_endpoint_in_order() {
     if !stockfish() {
         eprintln!("Stockfish not found and KIBITZ_TEST_STOCKFISH=skip: the chess position is left out");
         positions.retain(|p| p["game"] != "chess");
+    }
+    if !fairy_stockfish() {
+        eprintln!("Fairy-Stockfish not found and KIBITZ_TEST_FAIRY_STOCKFISH=skip: xiangqi and shogi are left out");
+        positions.retain(|p| !FAIRY_GAMES.iter().any(|g| p["game"] == *g));
     }
     // Each position once alone first, so that memos and caches are as warm
     // for the batch as for the single requests it is compared with.
@@ -210,7 +231,7 @@ async fn a_position_with_an_unknown_or_missing_game_is_its_own_error() {
     let results = batch(
         &app,
         &json!({"positions": [
-            {"game": "shogi", "board": ["X..", "...", "..."]},
+            {"game": "go", "board": ["X..", "...", "..."]},
             {"board": ["X..", "...", "..."]},
             {"game": 7},
             {"game": null},
@@ -230,7 +251,7 @@ async fn a_position_with_an_unknown_or_missing_game_is_its_own_error() {
     }
     let unknown = results[0]["error"]["detail"].as_str().unwrap();
     assert!(
-        unknown.contains("shogi") && unknown.contains("connect-four") && unknown.contains("chess"),
+        unknown.contains("go") && unknown.contains("connect-four") && unknown.contains("chess"),
         "{unknown}"
     );
     assert!(results[1]["error"]["detail"].as_str().unwrap().contains("missing"));

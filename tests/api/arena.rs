@@ -130,7 +130,7 @@ async fn arena_same_seed_same_result() {
 async fn arena_refuses_unknown_games_strategies_and_options_naming_them() {
     let app = spawn_app().await;
     let cases = [
-        (json!({"game": "shogi", "a": "best", "b": "random", "games": 1}), "game"),
+        (json!({"game": "go", "a": "best", "b": "random", "games": 1}), "game"),
         (
             json!({"game": "pig", "a": "greedy", "b": "random", "games": 1}),
             "a: \"greedy\"",

@@ -67,8 +67,8 @@ async fn every_review_endpoint_in_the_catalog_is_served() {
         served += 1;
     }
     assert_eq!(
-        served, 7,
-        "pig, tictactoe, ishitori, connect-four, othello, chess and kalah have reviews"
+        served, 9,
+        "pig, tictactoe, ishitori, connect-four, othello, chess, kalah, xiangqi and shogi have reviews"
     );
 }
 

@@ -6,7 +6,7 @@ use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
 
-use crate::analyze::{one_of_each, stockfish};
+use crate::analyze::{fairy_stockfish, one_of_each, stockfish, FAIRY_GAMES};
 use crate::helpers::{spawn_app, TestApp};
 
 /// Positions each game answers with an estimate (not solved) within a
@@ -75,7 +75,7 @@ fn check_answer(game: &str, answer: &Value) {
             assert_eq!(answer["win_probability"].as_f64(), Some(chance), "{answer}");
             assert!(exact, "{answer}");
         }
-        "chess" => {
+        "chess" | "xiangqi" | "shogi" => {
             let mate = answer["score"]["mate"].as_i64();
             assert_eq!(exact, mate.is_some(), "{answer}");
             assert_eq!(exact, answer["solved"] == true, "{answer}");
@@ -184,6 +184,10 @@ fn positions() -> Vec<Value> {
         eprintln!("Stockfish not found and KIBITZ_TEST_STOCKFISH=skip: the chess position is left out");
         positions.retain(|p| p["game"] != "chess");
     }
+    if !fairy_stockfish() {
+        eprintln!("Fairy-Stockfish not found and KIBITZ_TEST_FAIRY_STOCKFISH=skip: xiangqi and shogi are left out");
+        positions.retain(|p| !FAIRY_GAMES.iter().any(|g| p["game"] == *g));
+    }
     positions
 }
 
@@ -193,7 +197,7 @@ async fn every_answer_of_every_game_carries_an_evaluation_that_agrees_with_it() 
     let positions = positions();
     for game in kibitz::registry::ids() {
         assert!(
-            positions.iter().any(|p| p["game"] == game) || game == "chess",
+            positions.iter().any(|p| p["game"] == game) || game == "chess" || FAIRY_GAMES.contains(&game),
             "no position of {game}"
         );
     }

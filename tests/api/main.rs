@@ -11,6 +11,9 @@ mod durability;
 mod errors;
 mod evaluation;
 mod fairness;
+mod fairy;
+#[path = "../support/fairy_stockfish.rs"]
+mod fairy_support;
 mod games;
 mod headers;
 mod health;
@@ -33,6 +36,8 @@ mod registry;
 mod replicas;
 mod review;
 mod review_scored;
+mod shogi;
 #[path = "../support/stockfish.rs"]
 mod stockfish_support;
 mod stream;
+mod xiangqi;

@@ -641,7 +641,7 @@ async fn illegal_moves_and_bad_requests_are_refused(db: TestDb) {
     let cases = [
         (json!({}), StatusCode::BAD_REQUEST, "game"),
         (json!({"game": 3}), StatusCode::BAD_REQUEST, "game"),
-        (json!({"game": "shogi"}), StatusCode::UNPROCESSABLE_ENTITY, "game"),
+        (json!({"game": "go"}), StatusCode::UNPROCESSABLE_ENTITY, "game"),
         (
             json!({"game": "pig", "options": {"goal": 0}}),
             StatusCode::UNPROCESSABLE_ENTITY,

@@ -8,59 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use super::accuracy::win_percent;
 use super::rules::{ChessMove, ChessState, SanMove};
-use crate::core::evaluation::{lichess_win_chance, Evaluation};
-use crate::core::outcome::Outcome;
-use crate::engines::{EngineError, PvLine, Score};
-
-/// A score in JSON: `{"cp": n}` or `{"mate": n}`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EvalScore {
-    Cp(i32),
-    Mate(i32),
-}
-
-impl EvalScore {
-    /// The same score from the other side.
-    pub fn flipped(self) -> EvalScore {
-        match self {
-            EvalScore::Cp(cp) => EvalScore::Cp(cp.saturating_neg()),
-            EvalScore::Mate(n) => EvalScore::Mate(n.saturating_neg()),
-        }
-    }
-
-    /// On the one evaluation scale: a proved mate is a win or a loss (its
-    /// plies counted: mate in n is 2n - 1 plies away, mated in n 2n), a
-    /// centipawn score lichess's win chance.
-    pub fn evaluation(self) -> Evaluation {
-        match self {
-            EvalScore::Cp(cp) => Evaluation::chance(lichess_win_chance(f64::from(cp)), false),
-            EvalScore::Mate(n) if n > 0 => Evaluation::proved(
-                Outcome::Win,
-                n.checked_mul(2).map(|p| p - 1).and_then(|p| u32::try_from(p).ok()),
-            ),
-            EvalScore::Mate(n) => {
-                Evaluation::proved(Outcome::Loss, n.checked_mul(-2).and_then(|p| u32::try_from(p).ok()))
-            }
-        }
-    }
-
-    pub fn to_engine(self) -> Score {
-        match self {
-            EvalScore::Cp(cp) => Score::Cp(cp),
-            EvalScore::Mate(n) => Score::Mate(n),
-        }
-    }
-}
-
-impl From<Score> for EvalScore {
-    fn from(score: Score) -> Self {
-        match score {
-            Score::Cp(cp) => EvalScore::Cp(cp),
-            Score::Mate(n) => EvalScore::Mate(n),
-        }
-    }
-}
+use crate::core::evaluation::Evaluation;
+pub use crate::engines::score::EvalScore;
+use crate::engines::{EngineError, PvLine};
 
 /// One principal variation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -226,6 +176,7 @@ impl CloudEval {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::Score;
 
     fn line(multipv: u32, score: Score, pv: &[&str]) -> PvLine {
         PvLine {

@@ -28,7 +28,7 @@ pub mod search;
 
 // How the service offers it: its endpoints and ServedGame.
 pub mod api;
-pub mod blocking;
+pub use crate::engines::blocking;
 pub mod matches;
 pub mod record;
 mod served;

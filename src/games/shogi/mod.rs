@@ -1,5 +1,6 @@
-//! Shogi: the rules only, for Fairy-Stockfish's positions and moves in
-//! USI (the engine itself is wired elsewhere).
+//! Shogi: kibitz's rules for positions and moves in USI, and the game
+//! served with Fairy-Stockfish's evaluations (spoken to in USI) on the
+//! engine pool (which never decides legality).
 //!
 //! - [`rules`]: the public face: [`rules::ShogiState`] (a game from a
 //!   position and its moves, the end of the game, `impl Game`),
@@ -9,6 +10,9 @@
 //! - `notation`: moves in USI (`7g7f`, `8h2b+`, `P*5e`).
 //! - `movegen`: legal moves, drops and check.
 //! - `impasse`: the 24-point declaration when both kings have entered.
+//! - [`engine`]: the engine's settings and a game as its question.
+//! - [`api`]: `POST /shogi/move`; [`served`]: its `ServedGame`;
+//!   [`matches`]: matches and the arena; [`settings`]: its flags.
 
 mod board;
 mod impasse;
@@ -16,3 +20,12 @@ mod movegen;
 mod notation;
 pub mod rules;
 mod sfen;
+
+// How the service offers it.
+pub mod api;
+pub mod engine;
+pub mod matches;
+mod served;
+pub mod settings;
+
+pub use served::ShogiGame;

@@ -22,7 +22,7 @@ fn own_runtime() -> Option<&'static Runtime> {
         .get_or_init(|| {
             tokio::runtime::Builder::new_multi_thread()
                 .worker_threads(1)
-                .thread_name("kibitz-chess-engines")
+                .thread_name("kibitz-engines")
                 .enable_all()
                 .build()
                 .ok()

@@ -1,0 +1,154 @@
+//! Xiangqi as the service offers it: its catalog entry, `POST
+//! /xiangqi/move`, the engine pool made from the settings. Its matches and
+//! arena players are `super::matches`.
+
+use std::sync::Arc;
+
+use super::api::{self, XiangqiAnalyzer};
+use super::engine::engine_config;
+use super::matches::{Options, UciMove};
+use super::rules::XiangqiState;
+use crate::arena::strategy::names;
+use crate::catalog::{default_of, other, GameEntry};
+use crate::config::Config;
+use crate::core::problem::Problem;
+use crate::engines::analysis::EngineAnalysis;
+use crate::engines::request::PositionRequest;
+use crate::engines::review::{position_ms, review, Record};
+use crate::review::{check_seat, Review, ReviewError, Step};
+use crate::serve::{endpoints, json_body, memo_gauges, ReviewResult, ServedGame, Services};
+use crate::solve::lines::Lines;
+use crate::solve::run::SharedDeadline;
+use crate::solve::solvers::Solvers;
+
+pub struct XiangqiGame;
+
+impl ServedGame for XiangqiGame {
+    const ID: &'static str = "xiangqi";
+    const ANALYSIS_PATH: &'static str = "/xiangqi/move";
+    // A plain list of moves for now (see web/xiangqi.js).
+    const DRAWING: &'static str = include_str!("../../../web/xiangqi.js");
+    type Request = PositionRequest;
+    type Response = EngineAnalysis;
+
+    fn body(response: EngineAnalysis) -> Result<bytes::Bytes, Problem> {
+        json_body(&response)
+    }
+
+    fn catalog(config: &Config) -> GameEntry {
+        GameEntry {
+            id: Self::ID,
+            name: "Xiangqi",
+            summary: "Chinese chess. Positions as Fairy-Stockfish's FEN and/or coordinate moves (ranks 1-10); evaluations by Fairy-Stockfish.",
+            players: 2,
+            chance: false,
+            solved_by: "Fairy-Stockfish's evaluation within max_ms (or depth); solved: true only for a mate it proved",
+            endpoints: endpoints::<Self>(),
+            options: vec![other(
+                "fen",
+                "string",
+                default_of::<Options>("fen"),
+                "The start position in FEN; the person plays the side to move there unless the AI goes first.",
+            )],
+            strategies: names::<super::matches::XiangqiMatch>(),
+            available: engine_config(config).resolve().is_ok(),
+        }
+    }
+
+    async fn analyse(
+        services: &Services,
+        request: PositionRequest,
+        shared: Option<SharedDeadline>,
+        lines: Option<Lines>,
+    ) -> Result<EngineAnalysis, Problem> {
+        api::analyse(services, request, shared, lines).await
+    }
+
+    /// The analyzer on the configured engine, made before the first
+    /// request so that matches and the arena use the same pool.
+    fn prepare(config: &Config, solvers: &Solvers) {
+        solvers.provide(Arc::new(XiangqiAnalyzer::new(config)));
+    }
+
+    fn record_metrics(services: &Services) {
+        let analyzer = api::analyzer(&services.solvers);
+        memo_gauges(Self::ID, "answer_cache", &analyzer.0.cache_stats());
+        metrics::gauge!("kibitz_engine_processes", "game" => Self::ID).set(analyzer.0.pool().live_pids().len() as f64);
+    }
+
+    const REVIEW_PATH: Option<&'static str> = Some("/xiangqi/review");
+    const RECORD_SIDES: [&'static str; 2] = ["red", "black"];
+    type ReviewOptions = Options;
+    type RecordMove = UciMove;
+    type ReviewMove = UciMove;
+
+    fn record_steps(moves: Vec<UciMove>) -> Result<Vec<Step<UciMove>>, ReviewError> {
+        Ok(Step::numbered(moves))
+    }
+
+    /// Every position the record passed through evaluated by the engine
+    /// pool, as many at once as it has processes, sharing `max_ms`
+    /// (defaulted and capped as any search's; at least 50 ms a position),
+    /// measured lichess's way (see [`crate::engines::review`]).
+    async fn review(
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<UciMove>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
+    ) -> ReviewResult {
+        let replayed = match replay(&options, &steps, names) {
+            Ok(replayed) => replayed,
+            Err(e) => return Ok(Err(e)),
+        };
+        if steps.is_empty() {
+            return Ok(Ok(Review::new(Self::ID, names, Vec::new())));
+        }
+        let analyzer = api::analyzer(&services.solvers);
+        let budget = services.config.search_budget_ms(max_ms);
+        let ms = position_ms(budget, replayed.positions.len(), analyzer.0.pool().size());
+        let plies: Vec<u64> = steps.iter().map(|s| s.ply).collect();
+        let record = Record {
+            game: Self::ID,
+            positions: &replayed.positions,
+            played: &replayed.played,
+            seats: &replayed.seats,
+            move_json: |notation| serde_json::json!({"uci": notation}),
+        };
+        Ok(Ok(review(&analyzer.0, &record, names, &plies, ms).await?))
+    }
+}
+
+/// A record replayed by the rules: every position (the start first), the
+/// moves' notation, and each position's side to move as a seat.
+struct Replayed {
+    positions: Vec<XiangqiState>,
+    played: Vec<String>,
+    seats: Vec<usize>,
+}
+
+/// Replays `steps` from the options' start, checking each move and the
+/// side the record gives it.
+fn replay(options: &Options, steps: &[Step<UciMove>], names: [&str; 2]) -> Result<Replayed, ReviewError> {
+    let mut game = options.start().map_err(ReviewError::Options)?;
+    let mut replayed = Replayed {
+        seats: vec![game.side_to_move().index()],
+        positions: vec![game.clone()],
+        played: Vec::with_capacity(steps.len()),
+    };
+    for (index, step) in steps.iter().enumerate() {
+        check_seat(index, step.seat, game.side_to_move().index(), names)?;
+        if let Some(end) = game.end() {
+            return Err(ReviewError::at(
+                index,
+                format!("the game is already over ({})", end.reason),
+            ));
+        }
+        game.try_play(step.mv.uci)
+            .map_err(|reason| ReviewError::at(index, format!("{} {reason}", step.mv.uci)))?;
+        replayed.played.push(step.mv.uci.notation());
+        replayed.seats.push(game.side_to_move().index());
+        replayed.positions.push(game.clone());
+    }
+    Ok(replayed)
+}

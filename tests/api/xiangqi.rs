@@ -1,0 +1,228 @@
+//! Xiangqi over HTTP against a real Fairy-Stockfish: `POST /xiangqi/move`,
+//! its streams, `/analyze`, matches, and the server without its engine.
+//! Fairy-Stockfish is found where the server finds it; the engine tests
+//! fail without it unless the run chose to skip them
+//! (support/fairy_stockfish.rs).
+
+use axum::http::StatusCode;
+use kibitz::games::xiangqi::rules::XiangqiState;
+use serde_json::{json, Value};
+
+use crate::fairy::{assert_answer, assert_stream, available, best, post_authorized, post_ndjson, ENGINE_LOCK};
+use crate::helpers::{spawn_app, spawn_app_on, spawn_ready_app, TestDb};
+
+const PATH: &str = "/xiangqi/move";
+const SIDES: [&str; 2] = ["red", "black"];
+/// Two red chariots against a lone general: red mates in two (the red
+/// general on d1 keeps the black one off the d-file).
+const MATE_IN_TWO: &str = "4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1";
+
+/// kibitz's legal moves after `moves` from `fen`.
+fn legal(fen: Option<&str>, moves: &[&str]) -> Vec<String> {
+    let game = XiangqiState::from_fen_and_moves(fen, moves).expect("a legal game");
+    game.position().legal_moves().iter().map(|m| m.notation()).collect()
+}
+
+#[tokio::test]
+async fn the_engines_move_is_legal_by_kibitzs_rules_with_the_contracts_shape() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let answer = best(&app, PATH, &json!({"max_ms": 300})).await;
+    assert_answer(&answer, SIDES, &legal(None, &[]));
+    assert_eq!(answer["player"], "red");
+    let moves = ["h3e3", "h10g8", "h1g3"];
+    let answer = best(&app, PATH, &json!({"moves": moves, "max_ms": 300, "multi_pv": 3})).await;
+    assert_answer(&answer, SIDES, &legal(None, &moves));
+    assert_eq!(answer["player"], "black");
+    assert_eq!(answer["pvs"].as_array().map(Vec::len), Some(3), "{answer}");
+}
+
+#[tokio::test]
+async fn a_short_mate_is_found_and_proved() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let answer = best(
+        &app,
+        PATH,
+        &json!({"position": MATE_IN_TWO, "depth": 8, "max_ms": 3000}),
+    )
+    .await;
+    assert_answer(&answer, SIDES, &legal(Some(MATE_IN_TWO), &[]));
+    assert_eq!(answer["score"], json!({"mate": 2}), "{answer}");
+    assert_eq!(answer["solved"], true);
+    assert_eq!(answer["evaluation"]["outcome"], "win");
+    assert_eq!(answer["evaluation"]["win_chance"], 1.0);
+    // The mating line, played by kibitz's rules, ends the game: asking
+    // about the position after it is a 422.
+    let line: Vec<String> = answer["pvs"][0]["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let game = XiangqiState::from_fen_and_moves(Some(MATE_IN_TWO), &line).unwrap();
+    assert!(game.end().is_some(), "{line:?} mates");
+    let r = app
+        .post_json(PATH, &json!({"position": MATE_IN_TWO, "moves": line}))
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("over"), "{detail}");
+}
+
+#[tokio::test]
+async fn bad_positions_moves_and_limits_are_422s_naming_what_is_wrong() {
+    let app = spawn_app().await;
+    let cases = [
+        (json!({"position": "rnbakabnr/9/1c5c1 w - - 0 1"}), "position"),
+        (json!({"moves": ["h3e3", "h3e3"]}), "moves[1]"),
+        (json!({"multi_pv": 6}), "multi_pv"),
+        (json!({"depth": 0}), "depth"),
+    ];
+    for (request, named) in cases {
+        let r = app.post_json(PATH, &request).await;
+        let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(detail.contains(named), "{request}: {detail}");
+    }
+}
+
+#[tokio::test]
+async fn a_streamed_search_sends_a_line_per_depth_each_with_its_evaluation() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let r = post_ndjson(&app, PATH, &json!({"moves": ["h3e3"], "depth": 6, "max_ms": 5000})).await;
+    let lines = assert_stream(&r);
+    let mut last = lines.last().unwrap().clone();
+    last.as_object_mut().unwrap().remove("final");
+    assert_answer(&last, SIDES, &legal(None, &["h3e3"]));
+    assert_eq!(last["depth"], 6);
+}
+
+#[tokio::test]
+async fn xiangqi_positions_in_a_batch_are_answered_like_the_endpoint() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let position = json!({"game": "xiangqi", "position": MATE_IN_TWO, "depth": 6, "max_ms": 2000});
+    let r = app
+        .post_json(
+            "/analyze",
+            &json!({"positions": [position, {"game": "xiangqi", "moves": ["h3h9"]}], "max_ms": 5000}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let results: Value = r.json();
+    let results = results["results"].as_array().expect("results");
+    assert_eq!(results[0]["score"], json!({"mate": 2}), "{}", results[0]);
+    assert_eq!(results[1]["error"]["status"], 422, "{}", results[1]);
+    let alone = best(
+        &app,
+        PATH,
+        &json!({"position": MATE_IN_TWO, "depth": 6, "max_ms": 2000}),
+    )
+    .await;
+    assert_eq!(results[0], alone);
+}
+
+#[tokio::test]
+async fn a_match_against_the_engine_answers_with_a_legal_move() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_ready_app().await;
+    let created = app
+        .post_json("/matches", &json!({"game": "xiangqi", "ai": {"level": 1}}))
+        .await;
+    assert_eq!(
+        created.status,
+        StatusCode::CREATED,
+        "{}",
+        String::from_utf8_lossy(&created.body)
+    );
+    let created: Value = created.json();
+    assert_eq!(created["state"]["to_move"], "red");
+    assert_eq!(created["state"]["human_plays"], "red");
+    let id = created["id"].as_str().unwrap();
+    let token = created["token"].as_str().unwrap();
+    let r = post_authorized(
+        &app,
+        &format!("/matches/{id}/moves"),
+        token,
+        &json!({"ply": 0, "move": {"uci": "h3e3"}}),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let after: Value = r.json();
+    let moves = after["state"]["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 2, "{after}");
+    let reply = moves[1].as_str().unwrap();
+    assert!(legal(None, &["h3e3"]).iter().any(|m| m == reply), "{reply}");
+    assert_eq!(after["history"][1]["move"], json!({"uci": reply}));
+}
+
+#[tokio::test]
+async fn without_fairy_stockfish_xiangqi_is_unavailable_and_says_how_to_install_it() {
+    let app = spawn_app_on(TestDb::Sqlite, |config| {
+        let settings: &mut kibitz::games::xiangqi::settings::XiangqiSettings = config
+            .games
+            .of_mut()
+            .expect("xiangqi's settings are parsed with the server's");
+        settings.xiangqi_engine_path = Some("/nonexistent/fairy-stockfish".into());
+    })
+    .await;
+    let catalog: Value = app.get("/games").await.json();
+    let entry = catalog["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["id"] == "xiangqi")
+        .cloned()
+        .expect("xiangqi in the catalog");
+    assert_eq!(entry["available"], false);
+    let r = app.post_json(PATH, &json!({})).await;
+    let detail = r.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    assert!(detail.contains("apt-get install fairy-stockfish"), "{detail}");
+}
+
+#[tokio::test]
+async fn a_record_is_reviewed_lichess_way_and_an_illegal_move_named() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_app().await;
+    let moves: Vec<Value> = ["h3e3", "h10g8", "h1g3"].iter().map(|m| json!({"uci": m})).collect();
+    let r = app
+        .post_json("/xiangqi/review", &json!({"moves": moves, "max_ms": 1500}))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let review: Value = r.json();
+    assert_eq!(review["exact"], false);
+    let entries = review["moves"].as_array().unwrap();
+    assert_eq!(entries.len(), 3, "{review}");
+    for (i, entry) in entries.iter().enumerate() {
+        assert_eq!(entry["actor"], SIDES[i % 2], "{entry}");
+        assert_eq!(entry["exact"], false, "{entry}");
+        assert!(entry["value_before"]["win_percent"].is_f64(), "{entry}");
+    }
+    for side in SIDES {
+        let accuracy = review["players"][side]["accuracy"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&accuracy), "{review}");
+    }
+    let r = app
+        .post_json("/xiangqi/review", &json!({"moves": [{"uci": "h3h9"}]}))
+        .await;
+    let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(detail.contains("moves[0]"), "{detail}");
+}
