@@ -28,13 +28,19 @@ pub const MIN_MAX_MS: u64 = 50;
 #[derive(Deserialize, Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct PositionRequest {
     pub position: Option<String>,
-    #[serde(default)]
+    /// `null` reads as no moves, as chess's `moves` does.
+    #[serde(default, deserialize_with = "null_as_empty")]
     pub moves: Vec<String>,
     pub max_ms: Option<u64>,
     /// Read wide so that an out-of-range value is a 422 naming the field,
     /// not a 400 about its type.
     pub depth: Option<u64>,
     pub multi_pv: Option<u64>,
+}
+
+/// A list that may be sent as `null`: read as empty.
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    Ok(Option::<Vec<String>>::deserialize(deserializer)?.unwrap_or_default())
 }
 
 impl From<AnalysisError> for Problem {
