@@ -218,7 +218,9 @@ async fn batch_results_carry_the_evaluation() {
     let positions = positions();
     // A budget a busy machine cannot run out of before the last position
     // (three cold engine pools start first); the budget is not under test.
-    let r = app.post_json("/analyze", &json!({ "positions": positions, "max_ms": 8000 })).await;
+    let r = app
+        .post_json("/analyze", &json!({ "positions": positions, "max_ms": 8000 }))
+        .await;
     assert_eq!(r.status, StatusCode::OK);
     let results = r.json()["results"].as_array().unwrap().clone();
     assert_eq!(results.len(), positions.len());
