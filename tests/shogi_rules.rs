@@ -286,10 +286,17 @@ fn usi_moves_read_and_write_themselves() {
         })
     );
     for bad in [
-        "", "7g", "7g7f++", "7g7g", "0a1a", "7j7f", "P*5j", "K*5e", "p*5e", "+P*5e", "P*5e+", "7g7f=", "７g7f", "PP5e",
+        "", "7g", "7g7f++", "0a1a", "7j7f", "P*5j", "K*5e", "p*5e", "+P*5e", "P*5e+", "7g7f=", "７g7f", "PP5e",
     ] {
         assert!(Move::parse(bad).is_err(), "{bad:?} should not parse");
     }
+    // A move that goes nowhere is well formed (the API answers 422, not 400)
+    // and the rules refuse it.
+    let standing_still = Move::parse("7g7g").expect("well formed");
+    assert_eq!(standing_still.to_string(), "7g7g");
+    let start = Position::default();
+    assert!(!start.legal_moves().contains(&standing_still));
+    assert!(start.parse_move("7g7g").is_err());
 }
 
 #[test]

@@ -134,10 +134,15 @@ fn notation_ranks_run_from_1_to_10_as_fairy_stockfish_prints_them() {
     let mv = Move::parse("b3b10").expect("b3b10");
     assert_eq!((mv.from.file(), mv.from.rank(), mv.to.rank()), (1, 2, 9));
     for bad in [
-        "b2b0", "a0a1", "j1j2", "a11a1", "a1", "a1a1", "a1b2c", "A1A2", "a01a2", "", "é1a2", "a1a2+",
+        "b2b0", "a0a1", "j1j2", "a11a1", "a1", "a1b2c", "A1A2", "a01a2", "", "é1a2", "a1a2+",
     ] {
         assert!(Move::parse(bad).is_err(), "{bad:?} should not parse");
     }
+    // A move that goes nowhere is well formed (the API answers 422, not 400)
+    // and the rules refuse it.
+    let standing_still = Move::parse("a1a1").expect("well formed");
+    assert!(!Position::default().legal_moves().contains(&standing_still));
+    assert!(Position::default().parse_move("a1a1").is_err());
 }
 
 #[test]
