@@ -9,9 +9,11 @@ import { h } from "./ui.js";
 import { goTo, newLine, play, playAll, positionAt } from "./line.js";
 import { markHistory } from "./review.js";
 import { readHash, writeHash } from "./share.js";
+import chessRules from "./chess-rules.js";
 import connectFourRules from "./connect-four-rules.js";
 import ishitoriRules from "./ishitori-rules.js";
 import kalahRules from "./kalah-rules.js";
+import nineSquareRules from "./nine-square-rules.js";
 import numberSquareRules from "./number-square-rules.js";
 import othelloRules from "./othello-rules.js";
 import pigRules from "./pig-rules.js";
@@ -19,15 +21,17 @@ import tictactoeRules from "./tictactoe-rules.js";
 
 const $ = (id) => document.getElementById(id);
 
-// The games this page has rules for: the others (chess, Nine Square) are
+// The games this page has rules for: the others (xiangqi, shogi) are
 // played against the AI only, the server keeping their rules.
 const RULES = {
+  chess: chessRules,
   tictactoe: tictactoeRules,
   "connect-four": connectFourRules,
   othello: othelloRules,
   kalah: kalahRules,
   ishitori: ishitoriRules,
   "number-square": numberSquareRules,
+  "nine-square": nineSquareRules,
   pig: pigRules,
 };
 export async function rulesFor(gameId) {
@@ -45,8 +49,9 @@ export function create(gameId, rules, options, start) {
   const line = newLine(rules, options, start ?? rules.start(options));
   line.game = gameId;
   // A start the person set up is not the game's own: the stateless review
-  // replays from the options' start, so it cannot review such a line.
-  line.custom = start != null && !rules.parseMoves;
+  // replays from the options' start, so it cannot review such a line
+  // (unless the start is an option itself, as chess's FEN).
+  line.custom = start != null && !rules.parseMoves && !rules.startInOptions;
   return line;
 }
 
@@ -58,7 +63,7 @@ export async function fromHash(hash) {
   if (!rules) return null;
   const start = saved.start != null && rules.parse ? rules.parse(saved.start, saved.options) : null;
   const line = create(saved.game, rules, saved.options, start);
-  line.custom = saved.start != null && Boolean(rules.format) && rules.format(rules.start(saved.options)) !== saved.start;
+  line.custom = saved.start != null && !rules.startInOptions && Boolean(rules.format) && rules.format(rules.start(saved.options)) !== saved.start;
   playAll(line, saved.moves);
   return goTo(line, saved.cursor < 0 ? line.moves.length : saved.cursor);
 }
@@ -155,7 +160,7 @@ export function setUp(line, text) {
     return playAll(fresh, rules.parseMoves(text));
   }
   const start = rules.parse(text, line.options);
-  return create(line.game, rules, rules.optionsFor(start, line.options), start);
+  return playAll(create(line.game, rules, rules.optionsFor(start, line.options), start), []);
 }
 
 export { goTo, play, playAll };

@@ -95,7 +95,7 @@ async function startMatch(event) {
     const rules = await board.rulesFor(game.id);
     if (rules) {
       clearError();
-      openLine(board.create(game.id, rules, board.withDefaults(entry, readOptions(entry, form))));
+      openLine(board.playAll(board.create(game.id, rules, board.withDefaults(entry, readOptions(entry, form))), []));
       return;
     }
   }
@@ -319,11 +319,13 @@ async function analyseMatch() {
   const rules = m && (await board.rulesFor(m.game));
   if (!rules) return;
   const line = board.create(m.game, rules, m.options);
-  // A die's face (Pig) joins the roll it answers.
+  // A die's face joins the roll it answers (Pig) or is a move of its own
+  // (Nine Square's roll at the start of a turn).
   const moves = [];
   for (const e of m.history) {
     const last = moves.at(-1);
     if (e.actor === "dice" && last?.action === "roll" && last.roll == null) last.roll = e.roll;
+    else if (e.actor === "dice") moves.push({ roll: e.roll });
     else if (e.move) moves.push({ ...e.move });
   }
   try {

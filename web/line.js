@@ -15,32 +15,38 @@ export function positionAt(line, n = line.cursor) {
   return state;
 }
 
-// A side with no move but a pass passes by itself (Othello), as in matches.
-function withForcedPasses(line) {
+// A move nobody chooses plays itself: a side with no move but a pass
+// passes (Othello), and a die due (Nine Square's turn) is thrown, as in
+// matches. A replay (`chance` false) leaves the dice to the moves it is
+// given, which carry their faces.
+function withForcedMoves(line, chance) {
   for (;;) {
-    const legal = line.rules.legal(positionAt(line), line.options);
-    if (legal.length !== 1 || !legal[0].pass) return line;
-    line.moves.push(legal[0]);
+    const position = positionAt(line);
+    const legal = line.rules.legal(position, line.options);
+    const forced = legal.length === 1 && (legal[0].pass || (chance && legal[0].roll === null)) ? legal[0] : null;
+    if (!forced) return line;
+    line.moves.push(line.rules.complete ? line.rules.complete(forced, position, line.options) : forced);
     line.cursor += 1;
   }
 }
 
 // Plays `move` at the cursor: throws (the rules' message) when it is
 // illegal. A move that needs chance (Pig's roll) gets its die's face first.
-export function play(line, played) {
+export function play(line, played, { chance = true } = {}) {
   const before = positionAt(line);
   const move = line.rules.complete ? line.rules.complete(played, before, line.options) : played;
   line.rules.apply(before, move, line.options);
   line.moves = line.moves.slice(0, line.cursor);
   line.moves.push(move);
   line.cursor += 1;
-  return withForcedPasses(line);
+  return withForcedMoves(line, chance);
 }
 
-// Plays a whole list from the start (a set-up move string, a match's history).
+// Plays a whole list from the start (a set-up move string, a match's
+// history, a link's moves), then whatever plays itself after them.
 export function playAll(line, moves) {
-  for (const mv of moves) play(line, mv);
-  return line;
+  for (const mv of moves) play(line, mv, { chance: false });
+  return withForcedMoves(line, true);
 }
 
 export function goTo(line, n) {

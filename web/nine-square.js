@@ -47,6 +47,8 @@ export default {
   render(m, { play }) {
     const { board, human_plays: you, dice, score } = m.state;
     const them = you === "X" ? "O" : "X";
+    // On the analysis board both sides are the person's: the marks name them.
+    const names = m.id === "analysis" ? { you: `${you} to place:`, them: them } : { you: `You (${you})`, them: `AI (${them})` };
     const open = m.status === "in_progress";
     const need = Math.min(dice, emptyCells(board));
     const at = `${m.id}/${m.ply}`;
@@ -94,8 +96,8 @@ export default {
       h(
         "div",
         { class: "nine-head" },
-        die(dice, `your roll: ${dice}`),
-        h("p", { class: "scoreline" }, h("span", { class: "you" }, `You (${you}) `, h("strong", { id: "nine-score-you" }, score[you])), " · ", h("span", { class: "them" }, `AI (${them}) `, h("strong", {}, score[them]))),
+        die(dice, m.id === "analysis" ? `${you} rolled ${dice}` : `your roll: ${dice}`),
+        h("p", { class: "scoreline" }, h("span", { class: "you" }, `${names.you} `, h("strong", { id: "nine-score-you" }, score[you])), " · ", h("span", { class: "them" }, `${names.them} `, h("strong", {}, score[them]))),
       ),
       boardEl,
       h(

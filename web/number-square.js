@@ -36,7 +36,10 @@ export default {
     return h(
       "div",
       { class: "number-square" },
-      h("p", { class: "scoreline" }, h("span", { class: "you" }, `You ${m.state.scores.human}`), " · ", h("span", { class: "them" }, `AI ${m.state.scores.ai}`)),
+      // On the analysis board both sides are the person's: "you" is the side to move.
+      m.id === "analysis"
+        ? h("p", { class: "scoreline" }, h("span", { class: "you" }, `To move ${m.state.scores.human}`), " · ", h("span", { class: "them" }, `other side ${m.state.scores.ai}`))
+        : h("p", { class: "scoreline" }, h("span", { class: "you" }, `You ${m.state.scores.human}`), " · ", h("span", { class: "them" }, `AI ${m.state.scores.ai}`)),
       grid(board.length, (r, c) => {
         const value = board[r][c];
         if (value === null) {

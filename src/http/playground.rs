@@ -52,6 +52,12 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("../../web/number-square-rules.js"),
     ),
     ("pig-rules.js", JS, include_str!("../../web/pig-rules.js")),
+    ("chess-rules.js", JS, include_str!("../../web/chess-rules.js")),
+    (
+        "nine-square-rules.js",
+        JS,
+        include_str!("../../web/nine-square-rules.js"),
+    ),
     ("favicon.svg", SVG, FAVICON),
 ];
 

@@ -917,6 +917,8 @@ class Playground(unittest.TestCase):
             ("ishitori", "22", "First player to move (ply 0)"),
             ("number-square", "1 2 3 / 4 x 6 / 7 8 9", "First player to move (ply 0)"),
             ("pig", "40 55 12 second", "Second player to move (ply 0)"),
+            ("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "White to move (ply 0)"),
+            ("nine-square", "X......../.O......./........./........./........./........./........./........./......... X 2", "X to move (ply 0)"),
         ]
         for game, text, status in cases:
             with self.subTest(game=game):
@@ -962,6 +964,117 @@ class Playground(unittest.TestCase):
         self.el('#board [data-key="1,1"]').click()
         self.wait_for(lambda: self.ply() == 1, message="the centre")
         self.assertEqual(self.moves_shown(), ["r2c2"])
+
+    def test_the_pages_chess_rules_give_the_published_perft_counts(self):
+        # The analysis board's own chess move generator (web/chess-rules.js)
+        # against the counts published on the Chess Programming Wiki's
+        # "Perft Results" page: the start, "Kiwipete", positions 3 and 5.
+        cases = [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", [20, 400, 8902]),
+            ("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", [48, 2039]),
+            ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [14, 191, 2812]),
+            ("rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8", [44, 1486]),
+        ]
+        got = self.driver.execute_async_script(
+            """
+            const [cases, done] = arguments;
+            import("/playground/chess-rules.js").then(({ parseFen, perft }) =>
+              done(cases.map(([fen, counts]) => counts.map((_, i) => perft(parseFen(fen), i + 1)))));
+            """,
+            cases,
+        )
+        self.assertEqual(got, [counts for _, counts in cases])
+
+    def test_chess_on_the_analysis_board_plays_both_sides_in_san_and_is_reviewed(self):
+        self.start_board("chess")
+        for uci in ("e2e4", "e7e5", "g1f3", "b8c6", "f1b5"):
+            before = self.ply()
+            self.el(f'#board [data-square="{uci[:2]}"]').click()
+            self.el(f'#board [data-square="{uci[2:]}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=uci)
+        self.assertEqual(self.moves_shown(), ["e4", "e5", "Nf3", "Nc6", "Bb5"])
+        self.assertIn("Black to move (ply 5)", self.text("status"))
+        self.assertEqual(
+            self.el("#position-text").get_attribute("value"),
+            "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3",
+        )
+        self.eval_bar_and_best_move("chess-line", "desktop", left="White")
+        # Back two moves and a different reply: the old future is replaced.
+        self.key(Keys.ARROW_LEFT)
+        self.key(Keys.ARROW_LEFT)
+        self.wait_for(lambda: self.ply() == 3, message="two moves back")
+        self.el('#board [data-square="g8"]').click()
+        self.el('#board [data-square="f6"]').click()
+        self.wait_for(lambda: self.moves_shown() == ["e4", "e5", "Nf3", "Nf6"], message="the new reply")
+        # The review (Stockfish) judges every move of the line.
+        self.el("#review-line").click()
+        self.wait_for(lambda: len(self.els("#moves li[data-judgment]")) == 4, message="the judgments", timeout=60)
+        self.shot("analysis-board-chess.png")
+        # A set-up mate in one: the board finds the mate and the game ends.
+        field = self.el("#position-text")
+        field.clear()
+        field.send_keys("7k/5Q2/6K1/8/8/8/8/8 w - - 0 1")
+        self.el("#position-load").click()
+        self.wait_for(lambda: self.text("status").startswith("White to move (ply 0)"), message="the set-up position")
+        self.el('#board [data-square="f7"]').click()
+        self.el('#board [data-square="g7"]').click()
+        self.wait_for(lambda: self.ply() == 1, message="the mate")
+        self.assertEqual(self.moves_shown(), ["Qg7#"])
+        self.assertTrue(self.text("status").startswith("White wins"), self.text("status"))
+        # The FEN is the line's start option, so a set-up line is reviewable.
+        self.assertIsNone(self.el("#review-line").get_attribute("disabled"))
+
+    def test_nine_square_on_the_analysis_board_rolls_places_and_replays(self):
+        self.start_board("nine-square")
+        # The first player's die is thrown by the board: the first move.
+        self.wait_for(lambda: self.ply() == 1, message="the first roll")
+        roll = self.moves_shown()[0]
+        self.assertRegex(roll, r"^rolls [1-6]$")
+        face = int(roll.split()[1])
+        self.assertIn("X to move", self.text("status"))
+        for key in [f"{r},{c}" for r in range(3) for c in range(3)][:face]:
+            self.el(f'#board .nine-square [data-key="{key}"]').click()
+        self.el("#nine-place").click()
+        # The placements, then O's roll: two more moves.
+        self.wait_for(lambda: self.ply() == 3, message="the placements and the next roll")
+        shown = self.moves_shown()
+        self.assertEqual(shown[1], " ".join(f"r{r + 1}c{c + 1}" for r, c in [(r, c) for r in range(3) for c in range(3)][:face]))
+        self.assertRegex(shown[2], r"^rolls [1-6]$")
+        self.assertIn("O to move", self.text("status"))
+        self.assertEqual(len(self.els("#board .nine-square .cell.ai")), face)
+        self.wait_for(lambda: self.els("#eval .evalbar") and self.els("#board .best-move"), message="Nine Square's evaluation")
+        # Back to the start and forward again: the same rolls (a replay).
+        self.key(Keys.HOME)
+        self.wait_for(lambda: self.ply() == 0, message="the start")
+        self.key(Keys.END)
+        self.wait_for(lambda: self.ply() == 3, message="the end")
+        self.assertEqual(self.moves_shown(), shown)
+        # The link restores the line, rolls included.
+        link = self.el("#share-link").get_attribute("href")
+        self.driver.get(URL + "/openapi.yaml")
+        self.driver.get(link)
+        self.wait_for(lambda: self.body_data("ready") == "true" and self.body_data("mode") == "analysis", message="the shared board")
+        self.assertEqual(self.moves_shown(), shown)
+        self.shot("analysis-board-nine-square.png")
+
+    def test_a_nine_square_match_opens_on_the_analysis_board_with_its_rolls(self):
+        self.start("nine-square", level=1)
+        m = self.server_match()
+        face = m["state"]["dice"]
+        empty = [f"{r},{c}" for r in range(9) for c in range(9) if m["state"]["board"][r][c] == "."]
+        for key in empty[:face]:
+            self.el(f'#board .nine-square [data-key="{key}"]').click()
+        self.el("#nine-place").click()
+        self.after_move(m["ply"])
+        self.wait_for(lambda: self.el("#to-analysis").is_displayed(), message="the analyse button")
+        self.el("#to-analysis").click()
+        self.wait_for(lambda: self.body_data("mode") == "analysis", message="the analysis board")
+        m = self.server_match()
+        # Every history entry is a move of the line: the rolls, the placements.
+        rolls = [f"rolls {e['roll']}" for e in m["history"] if e["actor"] == "dice"]
+        self.assertEqual([t for t in self.moves_shown() if t.startswith("rolls")][: len(rolls)], rolls)
+        self.assertGreaterEqual(len(self.moves_shown()), m["ply"])
+        self.assertEqual(self.error_text(), "")
 
     def test_pig_on_the_analysis_board_rolls_holds_and_replays_its_rolls(self):
         self.start_board("pig")
