@@ -52,8 +52,9 @@ pub trait ServedGame: 'static {
 
     /// The analysis endpoint's body, as the client sends it.
     type Request: DeserializeOwned + Send + 'static;
-    /// Its answer.
-    type Response: Send + 'static;
+    /// Its answer: any serialisable answer, or one the game wrote out
+    /// itself ([`Written`]).
+    type Response: AnswerBody;
 
     /// The body's common form read by the game's own reader (a hot route
     /// skips serde's generic path); None hands the body to serde, whose
@@ -68,9 +69,11 @@ pub trait ServedGame: 'static {
     /// whatever the Accept header says.
     const STREAMS: bool = true;
 
-    /// The answer as the JSON body sent (most games: [`json_body`]; a game
-    /// that keeps finished bodies hands its own back).
-    fn body(response: Self::Response) -> Result<Bytes, Problem>;
+    /// The answer as the JSON body sent (a game with a faster writer than
+    /// serde's for a hot route may write its own).
+    fn body(response: Self::Response) -> Result<Bytes, Problem> {
+        response.into_body()
+    }
 
     /// The playground's drawing of the game: the ES module served as
     /// `/playground/{ID}.js` (its source is `web/{ID}.js`).
@@ -125,8 +128,9 @@ pub trait ServedGame: 'static {
     const REVIEW_PATH: Option<&'static str>;
     /// The options of a review's record (the match's options, as stored).
     type ReviewOptions: DeserializeOwned + Default + Send + 'static;
-    /// One move of a stateless review's record, as the client sends it.
-    type RecordMove: DeserializeOwned + Send + 'static;
+    /// One move of a stateless review's record, as the client sends it
+    /// (most games: the review's decision itself).
+    type RecordMove: DeserializeOwned + RecordMoves<Self::ReviewMove> + Send + 'static;
     /// One decision as the review reads it.
     type ReviewMove: DeserializeOwned + Send + Sync + 'static;
     /// The names of the sides in a stateless record, first player first.
@@ -134,7 +138,9 @@ pub trait ServedGame: 'static {
 
     /// A stateless record's moves as the review's decisions, first player
     /// first.
-    fn record_steps(moves: Vec<Self::RecordMove>) -> Result<Vec<Step<Self::ReviewMove>>, ReviewError>;
+    fn record_steps(moves: Vec<Self::RecordMove>) -> Result<Vec<Step<Self::ReviewMove>>, ReviewError> {
+        Self::RecordMove::steps(moves)
+    }
 
     /// A stored match's history as the review's decisions (`names` are the
     /// sides, first player first).
@@ -167,6 +173,41 @@ pub trait QueryEndpoint: 'static {
 /// route).
 pub trait QueryRoutes {
     fn add<E: QueryEndpoint>(&mut self);
+}
+
+/// An answer as the JSON body sent: every serialisable answer is written by
+/// serde; one kept written out is [`Written`].
+pub trait AnswerBody: Send + 'static {
+    fn into_body(self) -> Result<Bytes, Problem>;
+}
+
+impl<T: Serialize + Send + 'static> AnswerBody for T {
+    fn into_body(self) -> Result<Bytes, Problem> {
+        json_body(&self)
+    }
+}
+
+/// An answer whose JSON the game wrote itself (a body kept from an earlier
+/// answer).
+pub struct Written(pub Bytes);
+
+impl AnswerBody for Written {
+    fn into_body(self) -> Result<Bytes, Problem> {
+        Ok(self.0)
+    }
+}
+
+/// A stateless review's record as its decisions, numbered from the first
+/// player's. A game's record move is most often the decision itself; a
+/// game whose record says more (Pig's rolls) reads it its own way.
+pub trait RecordMoves<M>: Sized {
+    fn steps(moves: Vec<Self>) -> Result<Vec<Step<M>>, ReviewError>;
+}
+
+impl<M> RecordMoves<M> for M {
+    fn steps(moves: Vec<M>) -> Result<Vec<Step<M>>, ReviewError> {
+        Ok(Step::numbered(moves))
+    }
 }
 
 /// An answer serialised as the JSON body sent.

@@ -6,8 +6,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bytes::Bytes;
-
 use super::api::{self, CloudEvalQuery, MoveRequest};
 use super::matches::Options;
 use super::record::{self, RECORD_SIDES};
@@ -18,9 +16,10 @@ use crate::catalog::{default_of, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::engines::EnginePool;
-use crate::review::{Review, ReviewError, Step};
+use crate::review::{Review, Step};
 use crate::serve::{
     endpoints, json_body, memo_gauges, KeptBody, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services,
+    Written,
 };
 use crate::solve::limits::SearchLimits;
 use crate::solve::lines::Lines;
@@ -43,11 +42,7 @@ impl ServedGame for ChessGame {
     type Request = MoveRequest;
     /// The finished body: repeated questions are answered from bodies
     /// kept written out (see [`api::BodyCache`]).
-    type Response = Bytes;
-
-    fn body(response: Bytes) -> Result<Bytes, Problem> {
-        Ok(response)
-    }
+    type Response = Written;
 
     fn catalog(config: &Config) -> GameEntry {
         GameEntry {
@@ -74,8 +69,8 @@ impl ServedGame for ChessGame {
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
-    ) -> Result<Bytes, Problem> {
-        api::analyse(services, request, shared, lines).await
+    ) -> Result<Written, Problem> {
+        api::analyse(services, request, shared, lines).await.map(Written)
     }
 
     /// The analyzer on the configured engine, made before the first
@@ -137,10 +132,6 @@ impl ServedGame for ChessGame {
     type ReviewOptions = Options;
     type RecordMove = ChessMove;
     type ReviewMove = ChessMove;
-
-    fn record_steps(moves: Vec<ChessMove>) -> Result<Vec<Step<ChessMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     /// Every position searched by the engine pool, as many at once as it
     /// has processes, within `max_ms` (defaulted and capped as any

@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-
 use super::api::{self, MoveRequest, MoveResponse, SolveQuery};
 use super::matches::{ColumnMove, Options};
 use super::review as column_review;
@@ -15,7 +13,7 @@ use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::run::run_review;
-use crate::review::{ReviewError, Step, XO};
+use crate::review::{Step, XO};
 use crate::serve::{endpoints, json_body, KeptBody, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
@@ -29,10 +27,6 @@ impl ServedGame for ConnectFourGame {
     const DRAWING: &'static str = include_str!("../../../web/connect-four.js");
     type Request = MoveRequest;
     type Response = MoveResponse;
-
-    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
-        json_body(&response)
-    }
 
     fn query_routes(routes: &mut impl QueryRoutes) {
         routes.add::<GamesolverEndpoint>();
@@ -77,10 +71,6 @@ impl ServedGame for ConnectFourGame {
     type ReviewOptions = Options;
     type RecordMove = ColumnMove;
     type ReviewMove = ColumnMove;
-
-    fn record_steps(moves: Vec<ColumnMove>) -> Result<Vec<Step<ColumnMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     async fn review(
         services: &Services,

@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-
 use super::api::{self, MoveRequest, MoveResponse};
 use super::matches::{Options, TakeMove};
 use super::review as take_review;
@@ -13,8 +11,8 @@ use crate::arena::strategy::names;
 use crate::catalog::{default_of, integer, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::review::{ReviewError, Step, AB};
-use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::review::{Step, AB};
+use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::{run_search, SearchBudget, SharedDeadline};
 
@@ -26,10 +24,6 @@ impl ServedGame for IshitoriGame {
     const DRAWING: &'static str = include_str!("../../../web/ishitori.js");
     type Request = MoveRequest;
     type Response = MoveResponse;
-
-    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
-        json_body(&response)
-    }
 
     fn catalog(_config: &Config) -> GameEntry {
         GameEntry {
@@ -86,10 +80,6 @@ impl ServedGame for IshitoriGame {
     type ReviewOptions = Options;
     type RecordMove = TakeMove;
     type ReviewMove = TakeMove;
-
-    fn record_steps(moves: Vec<TakeMove>) -> Result<Vec<Step<TakeMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     async fn review(
         services: &Services,

@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-
 use super::api::{self, KalahSolver, MoveRequest, MoveResponse};
 use super::matches::{HouseMove, KalahMatch, Options};
 use super::review as house_review;
@@ -13,8 +11,8 @@ use crate::catalog::{default_of, integer, other, GameEntry, GameOption};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::run::run_review;
-use crate::review::{ReviewError, Step};
-use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::review::Step;
+use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 
@@ -27,10 +25,6 @@ impl ServedGame for KalahGame {
     const DRAWING: &'static str = include_str!("../../../web/kalah.js");
     type Request = MoveRequest;
     type Response = MoveResponse;
-
-    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
-        json_body(&response)
-    }
 
     fn catalog(_config: &Config) -> GameEntry {
         GameEntry {
@@ -73,10 +67,6 @@ impl ServedGame for KalahGame {
     type ReviewOptions = Options;
     type RecordMove = HouseMove;
     type ReviewMove = HouseMove;
-
-    fn record_steps(moves: Vec<HouseMove>) -> Result<Vec<Step<HouseMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     async fn review(
         services: &Services,

@@ -1,7 +1,6 @@
 //! Nine Square as the service offers it: its catalog entry, its analysis
 //! endpoint and its matches' reviews (it has no stateless review).
 
-use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -14,8 +13,8 @@ use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::matches::Actor;
 use crate::review::history::{corrupt, parse, seat_of};
-use crate::review::{ReviewError, Step, XO};
-use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::review::{Step, XO};
+use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::{run_search, SearchBudget, SharedDeadline};
 use crate::store::StoredMatch;
@@ -28,10 +27,6 @@ impl ServedGame for NineSquareGame {
     const DRAWING: &'static str = include_str!("../../../web/nine-square.js");
     type Request = MoveRequest;
     type Response = MoveResponse;
-
-    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
-        json_body(&response)
-    }
 
     fn catalog(_config: &Config) -> GameEntry {
         GameEntry {
@@ -62,10 +57,6 @@ impl ServedGame for NineSquareGame {
     type ReviewOptions = NoOptions;
     type RecordMove = Turn;
     type ReviewMove = Turn;
-
-    fn record_steps(moves: Vec<Turn>) -> Result<Vec<Step<Turn>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     fn stored_steps(stored: &StoredMatch, names: [&'static str; 2]) -> Result<Vec<Step<Turn>>, Problem> {
         stored_steps(stored, names)

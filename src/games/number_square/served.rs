@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-
 use super::api::{self, MoveRequest, MoveResponse};
 use super::matches::{Options, TileMove};
 use super::review as tile_review;
@@ -15,8 +13,8 @@ use crate::catalog::{default_of, integer, other, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::run::run_review;
-use crate::review::{ReviewError, Step, AB};
-use crate::serve::{endpoints, json_body, memo_gauges, ReviewResult, ServedGame, Services};
+use crate::review::{Step, AB};
+use crate::serve::{endpoints, memo_gauges, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 
@@ -29,10 +27,6 @@ impl ServedGame for NumberSquareGame {
     const DRAWING: &'static str = include_str!("../../../web/number-square.js");
     type Request = MoveRequest;
     type Response = MoveResponse;
-
-    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
-        json_body(&response)
-    }
 
     fn catalog(_config: &Config) -> GameEntry {
         GameEntry {
@@ -76,10 +70,6 @@ impl ServedGame for NumberSquareGame {
     type ReviewOptions = Options;
     type RecordMove = TileMove;
     type ReviewMove = TileMove;
-
-    fn record_steps(moves: Vec<TileMove>) -> Result<Vec<Step<TileMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     async fn review(
         services: &Services,

@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-
 use super::api::{self, MoveRequest, MoveResponse};
 use super::matches::Options;
 use super::review as square_review;
@@ -15,8 +13,8 @@ use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::run::run_review;
-use crate::review::{ReviewError, Step, XO};
-use crate::serve::{endpoints, json_body, ReviewResult, ServedGame, Services};
+use crate::review::{Step, XO};
+use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 
@@ -29,10 +27,6 @@ impl ServedGame for OthelloGame {
     const DRAWING: &'static str = include_str!("../../../web/othello.js");
     type Request = MoveRequest;
     type Response = MoveResponse;
-
-    fn body(response: MoveResponse) -> Result<Bytes, Problem> {
-        json_body(&response)
-    }
 
     fn catalog(_config: &Config) -> GameEntry {
         GameEntry {
@@ -63,10 +57,6 @@ impl ServedGame for OthelloGame {
     type ReviewOptions = Options;
     type RecordMove = OthelloMove;
     type ReviewMove = OthelloMove;
-
-    fn record_steps(moves: Vec<OthelloMove>) -> Result<Vec<Step<OthelloMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     async fn review(
         services: &Services,

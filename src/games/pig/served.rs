@@ -16,7 +16,7 @@ use crate::catalog::{default_of, integer, other, GameEntry, GameOption};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::{ReviewError, Step, AB};
-use crate::serve::{endpoints, KeptBody, QueryEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, KeptBody, QueryEndpoint, QueryRoutes, RecordMoves, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
@@ -132,10 +132,6 @@ impl ServedGame for Pig {
     type RecordMove = RecordMove;
     type ReviewMove = Decision;
 
-    fn record_steps(moves: Vec<RecordMove>) -> Result<Vec<Step<Decision>>, ReviewError> {
-        pig_review::steps(moves)
-    }
-
     fn stored_steps(stored: &StoredMatch, names: [&'static str; 2]) -> Result<Vec<Step<Decision>>, Problem> {
         pig_review::stored_steps(stored, names)
     }
@@ -179,5 +175,13 @@ impl QueryEndpoint for PolicyEndpoint {
         let body = policy_body(services, rules).await?;
         cache.offer(rules, &body);
         Ok(body)
+    }
+}
+
+/// A Pig record says who decided and what each roll showed: its decisions
+/// are read from the whole record.
+impl RecordMoves<Decision> for RecordMove {
+    fn steps(moves: Vec<RecordMove>) -> Result<Vec<Step<Decision>>, ReviewError> {
+        pig_review::steps(moves)
     }
 }

@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
-
 use super::api::{self, AnswerCache, MoveRequest};
 use super::matches::{CellMove, Options};
 use super::review as cell_review;
@@ -15,8 +13,8 @@ use crate::catalog::{default_of, integer, GameEntry};
 use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::review::run::run_review;
-use crate::review::{ReviewError, Step, XO};
-use crate::serve::{endpoints, ReviewResult, ServedGame, Services};
+use crate::review::{Step, XO};
+use crate::serve::{endpoints, ReviewResult, ServedGame, Services, Written};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 
@@ -30,11 +28,7 @@ impl ServedGame for TicTacToeGame {
     type Request = MoveRequest;
     /// The finished body: proved answers are kept as bodies (see
     /// [`AnswerCache`]).
-    type Response = Bytes;
-
-    fn body(response: Bytes) -> Result<Bytes, Problem> {
-        Ok(response)
-    }
+    type Response = Written;
 
     fn catalog(_config: &Config) -> GameEntry {
         let side = (1, MAX_SIDE as u64);
@@ -66,8 +60,8 @@ impl ServedGame for TicTacToeGame {
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
-    ) -> Result<Bytes, Problem> {
-        api::analyse(services, request, shared, lines).await
+    ) -> Result<Written, Problem> {
+        api::analyse(services, request, shared, lines).await.map(Written)
     }
 
     fn record_metrics(services: &Services) {
@@ -82,10 +76,6 @@ impl ServedGame for TicTacToeGame {
     type ReviewOptions = Options;
     type RecordMove = CellMove;
     type ReviewMove = CellMove;
-
-    fn record_steps(moves: Vec<CellMove>) -> Result<Vec<Step<CellMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     async fn review(
         services: &Services,

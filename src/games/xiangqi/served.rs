@@ -16,7 +16,7 @@ use crate::engines::analysis::EngineAnalysis;
 use crate::engines::request::PositionRequest;
 use crate::engines::review::{position_ms, review, Record};
 use crate::review::{check_seat, Review, ReviewError, Step};
-use crate::serve::{endpoints, json_body, memo_gauges, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, memo_gauges, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
@@ -30,10 +30,6 @@ impl ServedGame for XiangqiGame {
     const DRAWING: &'static str = include_str!("../../../web/xiangqi.js");
     type Request = PositionRequest;
     type Response = EngineAnalysis;
-
-    fn body(response: EngineAnalysis) -> Result<bytes::Bytes, Problem> {
-        json_body(&response)
-    }
 
     fn catalog(config: &Config) -> GameEntry {
         GameEntry {
@@ -81,10 +77,6 @@ impl ServedGame for XiangqiGame {
     type ReviewOptions = Options;
     type RecordMove = UciMove;
     type ReviewMove = UciMove;
-
-    fn record_steps(moves: Vec<UciMove>) -> Result<Vec<Step<UciMove>>, ReviewError> {
-        Ok(Step::numbered(moves))
-    }
 
     /// Every position the record passed through evaluated by the engine
     /// pool, as many at once as it has processes, sharing `max_ms`
