@@ -37,6 +37,7 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("line.js", JS, include_str!("../../web/line.js")),
     ("share.js", JS, include_str!("../../web/share.js")),
     ("lines.js", JS, include_str!("../../web/lines.js")),
+    ("engine-board.js", JS, include_str!("../../web/engine-board.js")),
     ("tictactoe-rules.js", JS, include_str!("../../web/tictactoe-rules.js")),
     (
         "connect-four-rules.js",

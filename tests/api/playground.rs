@@ -31,11 +31,17 @@ fn header_of(r: &TestResponse, name: header::HeaderName) -> &str {
     r.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
 }
 
-/// Follows every reference from the page, breadth first; returns the paths
-/// of the page's files (the API links, such as /openapi.yaml, included).
+/// Follows every reference from the page and the games' drawings (which
+/// app.js imports by the game's id), breadth first; returns the paths of
+/// the page's files (the API links, such as /openapi.yaml, included).
 async fn crawl(app: &TestApp) -> BTreeSet<String> {
     let mut seen = BTreeSet::new();
     let mut queue = vec!["/".to_string()];
+    queue.extend(
+        kibitz::registry::ids()
+            .into_iter()
+            .map(|id| format!("/playground/{id}.js")),
+    );
     while let Some(path) = queue.pop() {
         if !seen.insert(path.clone()) {
             continue;

@@ -6,6 +6,7 @@
 #
 #   tests/browser/run.sh            # builds target/release/kibitz first
 #   KIBITZ_BIN=path/to/kibitz tests/browser/run.sh
+#   tests/browser/run.sh -k xiangqi   # arguments go to unittest
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -39,7 +40,7 @@ done
 curl -fsS "$KIBITZ_URL/readyz" >/dev/null || { cat "$data/server.log"; echo "the server never became ready"; exit 1; }
 
 status=0
-python3 tests/browser/test_playground.py || status=$?
+python3 tests/browser/test_playground.py "$@" || status=$?
 echo "screenshots: $SCREENSHOT_DIR"
 ls "$SCREENSHOT_DIR"
 if [ "$status" -ne 0 ]; then

@@ -8,6 +8,7 @@ screen is saved).
 
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -120,6 +121,40 @@ def fen_pieces(fen):
                 pieces[f"{'abcdefgh'[file]}{8 - i}"] = ch
                 file += 1
     return pieces
+
+
+def xiangqi_pieces(fen):
+    """Point -> "side kind" of a xiangqi FEN ("e1": "red k")."""
+    pieces = {}
+    for i, rank in enumerate(fen.split()[0].split("/")):
+        file = 0
+        for token in re.findall(r"\d+|\D", rank):
+            if token.isdigit():
+                file += int(token)
+            else:
+                kind = {"e": "b", "h": "n"}.get(token.lower(), token.lower())
+                pieces[f"{'abcdefghi'[file]}{10 - i}"] = f"{'black' if token.islower() else 'red'} {kind}"
+                file += 1
+    return pieces
+
+
+def sfen_pieces(sfen):
+    """Square -> "side kind" of an SFEN's board ("5i": "sente K", "2b": "sente +B")."""
+    pieces = {}
+    for row, rank in enumerate(sfen.split()[0].split("/")):
+        column = 0
+        for token in re.findall(r"\d+|\+?[A-Za-z]", rank):
+            if token.isdigit():
+                column += int(token)
+            else:
+                pieces[f"{9 - column}{'abcdefghi'[row]}"] = f"{'gote' if token[-1].islower() else 'sente'} {token.upper()}"
+                column += 1
+    return pieces
+
+
+def xiangqi_points(uci):
+    """"b3b10" -> ["b3", "b10"]."""
+    return re.fullmatch(r"([a-i]\d+)([a-i]\d+)", uci).groups()
 
 
 def free_port():
@@ -581,6 +616,180 @@ class Playground(unittest.TestCase):
         self.check_review(m, "chess-review.png")
         self.shot("chess.png")
 
+    # ---- xiangqi and shogi (Fairy-Stockfish) --------------------------------
+
+    def pieces_shown(self, grid):
+        return {
+            e.get_attribute("data-square"): e.get_attribute("data-piece")
+            for e in self.els(f"#board {grid} [data-square]")
+            if e.get_attribute("data-piece")
+        }
+
+    def marked(self, css):
+        return sorted(e.get_attribute("data-square") for e in self.els(f"#board {css}"))
+
+    def test_xiangqi_moves_on_the_points_of_a_board_with_river_and_palaces(self):
+        self.start("xiangqi", level=1)
+        m = self.server_match()
+        self.assertEqual(m["state"]["human_plays"], "red")
+        points = [e.get_attribute("data-square") for e in self.els("#board .xq-points .pt")]
+        self.assertEqual(len(points), 90)
+        # Red (the person) at the bottom: black's corner a10 top left, i1 bottom right.
+        self.assertEqual((points[0], points[8], points[-1]), ("a10", "i10", "i1"))
+        self.assertEqual(self.pieces_shown(".xq-points"), xiangqi_pieces(m["state"]["fen"]))
+        self.assertEqual(self.el('#board [data-square="e1"]').get_attribute("aria-label"), "e1: red general")
+        self.assertEqual(self.el('#board [data-square="e1"] .disc').text, "帥")
+        self.assertEqual(self.el('#board [data-square="e10"] .disc').text, "將")
+        # The drawing: ten ranks; the files, the seven inner ones broken by
+        # the river (16 lines); the palaces' four diagonals; the river.
+        lines = "#board svg.xq-lines"
+        self.assertEqual(len(self.els(f"{lines} line.rank-line")), 10)
+        self.assertEqual(len(self.els(f"{lines} line.file-line")), 16)
+        self.assertEqual(len(self.els(f"{lines} line.palace")), 4)
+        self.assertEqual(len(self.els(f"{lines} rect.river")), 1)
+        self.assertIn("楚 河", self.el(f"{lines}").get_attribute("textContent"))
+        palace = sorted((e.get_attribute("x1"), e.get_attribute("y1"), e.get_attribute("x2"), e.get_attribute("y2")) for e in self.els(f"{lines} line.palace"))
+        self.assertEqual(palace, sorted([("3.5", "0.5", "5.5", "2.5"), ("5.5", "0.5", "3.5", "2.5"), ("3.5", "7.5", "5.5", "9.5"), ("5.5", "7.5", "3.5", "9.5")]))
+        # A piece clicked marks exactly the points its legal moves reach.
+        self.el('#board [data-square="h3"]').click()
+        self.assertEqual(self.marked(".pt.target"), sorted(xiangqi_points(mv["uci"])[1] for mv in m["legal_moves"] if mv["uci"].startswith("h3")))
+        self.assertEqual(self.marked(".pt.selected"), ["h3"])
+        before = self.ply()
+        self.el('#board [data-square="e3"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual(m["state"]["moves"][0], "h3e3")
+        self.assertEqual(len(m["state"]["moves"]), 2, "the AI answered")
+        self.assertEqual(self.pieces_shown(".xq-points"), xiangqi_pieces(m["state"]["fen"]))
+        self.assertEqual(self.marked(".pt.last"), sorted(xiangqi_points(m["state"]["moves"][-1])))
+        self.assertIn("The AI moved its", self.text("status"))
+        self.shot("xiangqi.png")
+
+        # The engine's lines as arrows, the best move marked, as the API
+        # says for the same question (answered from its cache).
+        self.el("#analysis-toggle").click()
+        self.eval_bar_and_best_move("xiangqi-match", "desktop")
+        self.wait_for(lambda: self.els("#board .xq-board svg.arrows line"), message="the arrows")
+        status, direct = api("POST", "/xiangqi/move", {"position": m["options"]["fen"], "moves": m["state"]["moves"], "max_ms": 800, "multi_pv": 3})
+        self.assertEqual(status, 200, direct)
+        best = direct["move"]["notation"]
+        self.assertEqual(self.marked(".best-move"), [xiangqi_points(best)[1]])
+        self.assertEqual(self.marked(".best-from"), [xiangqi_points(best)[0]])
+        arrows = [e.get_attribute("data-move") for e in self.els("#board svg.arrows line")]
+        self.assertEqual(arrows, [pv["moves"][0] for pv in direct["pvs"]])
+        self.assertIn(f"Best: {best}", self.text("analysis"))
+        self.shot("xiangqi-analysis.png")
+
+        # Playing black, the person has black at the bottom.
+        self.el("#analysis-toggle").click()
+        self.start("xiangqi", level=1, ai_first=True)
+        m = self.server_match()
+        self.assertEqual(m["state"]["human_plays"], "black")
+        points = [e.get_attribute("data-square") for e in self.els("#board .xq-points .pt")]
+        self.assertEqual((points[0], points[-1]), ("i1", "a10"))
+        self.assertEqual(self.pieces_shown(".xq-points"), xiangqi_pieces(m["state"]["fen"]))
+        self.assertEqual(len(self.marked(".pt.last")), 2)
+        self.shot("xiangqi-black.png")
+
+    def test_shogi_moves_drops_from_the_hand_and_chooses_to_promote(self):
+        self.start("shogi", level=1)
+        m = self.server_match()
+        self.assertEqual(m["state"]["human_plays"], "sente")
+        squares = [e.get_attribute("data-square") for e in self.els("#board .shogi-squares .sq")]
+        self.assertEqual(len(squares), 81)
+        # As in Japanese diagrams: 9a top left, 1a top right, 1i bottom right.
+        self.assertEqual((squares[0], squares[8], squares[-1]), ("9a", "1a", "1i"))
+        self.assertEqual(self.pieces_shown(".shogi-squares"), sfen_pieces(m["state"]["sfen"]))
+        # Gote's pieces (the AI's) point down the board.
+        turned = {e.find_element(By.XPATH, "..").get_attribute("data-square") for e in self.els("#board .shogi-squares .koma.turned")}
+        self.assertEqual(turned, {sq for sq, p in sfen_pieces(m["state"]["sfen"]).items() if p.startswith("gote")})
+        self.assertEqual(self.el('#board [data-square="8h"]').get_attribute("aria-label"), "8h: sente bishop")
+        self.assertEqual(self.el('#board [data-square="8h"] .kanji').text, "角")
+        self.el('#board [data-square="7g"]').click()
+        self.assertEqual(self.marked(".sq.target"), ["7f"])
+        before = self.ply()
+        self.el('#board [data-square="7f"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual(m["state"]["moves"][0], "7g7f")
+        self.assertEqual(len(m["state"]["moves"]), 2, "the AI answered")
+        self.assertEqual(self.pieces_shown(".shogi-squares"), sfen_pieces(m["state"]["sfen"]))
+        last = m["state"]["moves"][-1]
+        self.assertEqual(self.marked(".sq.last"), sorted([last[:2], last[2:4]]) if "*" not in last else [last[2:]])
+        self.shot("shogi.png")
+        # The letters toggle shows USI letters instead of kanji.
+        self.el("#board .letters-toggle").click()
+        self.assertEqual(self.el('#board [data-square="8h"] .latin').text, "B")
+        self.assertFalse(self.el('#board [data-square="8h"] .kanji').is_displayed())
+        self.el("#board .letters-toggle").click()
+        self.assertTrue(self.el('#board [data-square="8h"] .kanji').is_displayed())
+
+        # A pawn in hand: clicked, it offers the squares it may be dropped on.
+        self.start("shogi", {"sfen": "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1"}, level=1)
+        m = self.server_match()
+        pawn = self.el('#board .hand.mine [data-drop="P"]')
+        self.assertEqual(pawn.get_attribute("data-count"), "1")
+        self.assertIn("×1", pawn.text)
+        self.assertEqual(self.els('#board .hand.theirs [data-drop]'), [])
+        pawn.click()
+        drops = sorted(mv["usi"][2:] for mv in m["legal_moves"] if mv["usi"].startswith("P*"))
+        self.assertEqual(self.marked(".sq.target"), drops)
+        self.assertIn("1e", drops)
+        self.shot("shogi-drop.png")
+        before = self.ply()
+        self.el('#board [data-square="1e"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual(m["state"]["moves"][0], "P*1e")
+        self.assertEqual(self.pieces_shown(".shogi-squares"), sfen_pieces(m["state"]["sfen"]))
+        self.assertEqual(self.els('#board .hand.mine [data-drop]'), [])
+
+        # The bishop may take on 2b promoting or not: the person chooses.
+        self.start("shogi", {"sfen": "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3"}, level=1)
+        self.el('#board [data-square="8h"]').click()
+        self.el('#board [data-square="2b"]').click()
+        choices = [e.get_attribute("data-promotion") for e in self.els("#board .promotion button[data-promotion]")]
+        self.assertEqual(choices, ["+", "="])
+        self.shot("shogi-promotion.png")
+        before = self.ply()
+        self.el('#board .promotion button[data-promotion="+"]').click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual(m["state"]["moves"][0], "8h2b+")
+        self.assertEqual(self.pieces_shown(".shogi-squares"), sfen_pieces(m["state"]["sfen"]))
+        for side, hand in m["state"]["hands"].items():
+            shown = {e.get_attribute("data-drop"): int(e.get_attribute("data-count")) for e in self.els(f'#board .hand[data-side="{side}"] [data-drop]')}
+            self.assertEqual(shown, hand)
+
+        # A pawn reaching the last rank must promote: no question asked.
+        self.start("shogi", {"sfen": "lnsgkgsn1/1r5bP/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b - 1"}, level=1)
+        before = self.ply()
+        self.el('#board [data-square="1b"]').click()
+        self.el('#board [data-square="1a"]').click()
+        self.assertEqual(self.els("#board .promotion"), [])
+        self.after_move(before)
+        self.assertEqual(self.server_match()["state"]["moves"][0], "1b1a+")
+
+        # The analysis marks the best move and draws the lines.
+        self.el("#analysis-toggle").click()
+        self.eval_bar_and_best_move("shogi-match", "desktop")
+        self.shot("shogi-analysis.png")
+
+    def test_xiangqi_and_shogi_boards_fit_a_phone(self):
+        self.driver.set_window_size(*PHONE)
+        self.el("#analysis-toggle").click()
+        for game, grid in (("xiangqi", ".xq-points"), ("shogi", ".shogi-squares")):
+            with self.subTest(game=game):
+                self.start(game, level=1)
+                self.driver.execute_script("document.querySelector('.play').scrollIntoView()")
+                self.eval_bar_and_best_move(game, "phone")
+                overflow = self.driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+                self.assertLessEqual(overflow, 0, f"{game} is wider than the phone's screen")
+                box = self.el(f"#board {grid}").rect
+                self.assertLessEqual(box["x"] + box["width"], PHONE[0])
+                # Big enough to hit with a finger.
+                self.assertGreaterEqual(box["width"] / 9, 30)
+
     def test_pig_reload_resumes_the_match_and_the_policy_picture_marks_the_position(self):
         self.start("pig", {"goal": 100})
         for _ in range(3):
@@ -788,6 +997,8 @@ class Playground(unittest.TestCase):
         ("ishitori", {"remaining": 22}),
         ("number-square", {"size": 4}),
         ("nine-square", {}),
+        ("xiangqi", {}),
+        ("shogi", {}),
     )
 
     def eval_bar_and_best_move(self, game, size_name, left="You"):
