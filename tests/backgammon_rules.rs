@@ -3,19 +3,20 @@
 //! written here and against gnubg's own list), the end of a game, the
 //! cube and the match score.
 //!
-//! The gnubg test runs `gnubg` (PATH or /usr/games). Without it the test
-//! fails, unless KIBITZ_TEST_GNUBG=skip says the run chose to skip it.
+//! The gnubg test runs `gnubg` (PATH or /usr/games, see
+//! support/gnubg.rs). Without it the test fails, unless
+//! KIBITZ_TEST_GNUBG=skip says the run chose to skip it.
 
 use std::collections::{BTreeSet, HashSet};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use kibitz::games::backgammon::{
     find_play, legal_plays, may_double, Board, Cube, CubeOwner, Dice, GameResult, MatchState, Play, Side, BAR, OFF,
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
+
+#[path = "support/gnubg.rs"]
+mod gnubg_support;
 
 // ---------------------------------------------------------------------
 // Boards written by hand.
@@ -535,30 +536,9 @@ fn legal_plays_match_a_simple_generator_on_random_positions() {
 // ---------------------------------------------------------------------
 // Against GNU Backgammon.
 
-/// gnubg, where the server would look (PATH, then /usr/games); None when
-/// KIBITZ_TEST_GNUBG=skip says the run chose to skip the gnubg tests.
-fn gnubg() -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .map(|dir| dir.join("gnubg"))
-        .chain([PathBuf::from("/usr/games/gnubg")])
-        .find(|path| path.is_file());
-    if on_path.is_none() {
-        assert_eq!(
-            std::env::var("KIBITZ_TEST_GNUBG").as_deref(),
-            Ok("skip"),
-            "gnubg not found on PATH or in /usr/games (apt-get install gnubg)\n\
-             (set KIBITZ_TEST_GNUBG=skip to run without the gnubg tests)"
-        );
-        eprintln!("gnubg not found and KIBITZ_TEST_GNUBG=skip: test skipped");
-    }
-    on_path
-}
-
 #[test]
 fn legal_plays_match_gnubg_on_random_positions() {
-    let Some(gnubg) = gnubg() else { return };
+    let Some(gnubg) = gnubg_support::gnubg() else { return };
     let mut rng = StdRng::seed_from_u64(44);
     let mut cases = Vec::new();
     for i in 0..400 {
@@ -575,32 +555,11 @@ fn legal_plays_match_gnubg_on_random_positions() {
             cases.push((b, d));
         }
     }
-    let dir = tempfile::tempdir().expect("temp dir");
-    let input = dir.path().join("positions.txt");
-    let mut file = std::fs::File::create(&input).expect("input file");
-    for (b, d) in &cases {
-        let [x, y] = d.values();
-        writeln!(file, "{} {x} {y}", b.position_id()).expect("write");
-    }
-    drop(file);
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/backgammon_gnubg_plays.py");
-    let output = Command::new(gnubg)
-        .args(["-t", "-q", "-p"])
-        .arg(&script)
-        .env("KIBITZ_GNUBG_INPUT", &input)
-        .current_dir(dir.path())
-        .output()
-        .expect("run gnubg");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let answers: Vec<&str> = stdout.lines().filter(|l| l.starts_with("PLAYS ")).collect();
-    assert_eq!(
-        answers.len(),
-        cases.len(),
-        "gnubg answered {} of {} lines; stderr: {}",
-        answers.len(),
-        cases.len(),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let input: Vec<String> = cases
+        .iter()
+        .map(|(b, d)| format!("{} {} {}", b.position_id(), d.values()[0], d.values()[1]))
+        .collect();
+    let answers = gnubg_support::run_script(&gnubg, "backgammon_gnubg_plays.py", &input, "PLAYS ");
     let mut total = 0;
     for ((b, d), answer) in cases.iter().zip(answers) {
         let (head, ids) = answer.split_once(':').expect("PLAYS line");
