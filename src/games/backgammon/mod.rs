@@ -7,8 +7,10 @@
 //! - [`position_id`]: GNU Backgammon's Position ID, both ways;
 //! - [`plays`]: the legal plays for a roll, as distinct positions;
 //! - [`rules`]: the end of a game, the cube, the match score (and the
-//!   above re-exported).
+//!   above re-exported);
+//! - [`bearoff`]: the exact two-sided bear-off table.
 
+pub mod bearoff;
 pub mod board;
 pub mod plays;
 pub mod position_id;
