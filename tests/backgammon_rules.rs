@@ -53,6 +53,10 @@ fn start_position_and_its_id() {
     assert_eq!(start.pips(Side::Me), 167);
     assert_eq!(start.pips(Side::Opponent), 167);
     assert_eq!(start.flipped(), start);
+    assert!(!start.is_race());
+    assert!(board(&[(6, 2), (24, -1), (7, -1)], 0, 0).is_race());
+    assert!(!board(&[(6, 2), (24, -1), (5, -1)], 0, 0).is_race());
+    assert!(!board(&[(6, 2), (24, -1)], 0, 1).is_race());
 }
 
 #[test]
@@ -105,6 +109,12 @@ fn bad_position_ids_are_named() {
     }
     // All 80 bits set: far more than 15 checkers.
     assert!(Board::from_position_id("//////////////").is_err());
+    // Key bit 23 (the side not on roll: one checker on its 24 point) and
+    // bit 26 (the side on roll: one on its 1 point): the same point, the
+    // mover's 1. Bytes 00 00 80 04 00.., in base64 by hand (Python's
+    // base64 module agrees).
+    let error = Board::from_position_id("AACABAAAAAAAAA").expect_err("both sides on a point");
+    assert!(error.message.contains("both sides have checkers on point 1"), "{error}");
 }
 
 #[test]
