@@ -32,7 +32,8 @@ pub struct Step {
 
 /// A play: its steps in the order they are made (an entry before the
 /// checker moves on, a checker's moves one die at a time) and the
-/// position it leads to, still seen from the side that moved.
+/// position it leads to, still seen from the side that moved (its
+/// [`Board::flipped`] is the next turn's board).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Play {
     pub steps: Vec<Step>,
