@@ -1,0 +1,19 @@
+//! Backgammon, money game or match play with the doubling cube. kibitz
+//! knows the rules and answers small races exactly; the evaluation of
+//! other positions comes from GNU Backgammon.
+//!
+//! Layout, one job per module:
+//! - [`board`]: the position from the side to move, its checks, pips;
+//! - [`position_id`]: GNU Backgammon's Position ID, both ways;
+//! - [`plays`]: the legal plays for a roll, as distinct positions;
+//! - [`rules`]: the end of a game, the cube, the match score (and the
+//!   above re-exported);
+//! - [`bearoff`]: the exact two-sided bear-off table.
+
+pub mod bearoff;
+pub mod board;
+pub mod plays;
+pub mod position_id;
+pub mod rules;
+
+pub use rules::*;

@@ -1,0 +1,65 @@
+//! Where the backgammon tests find GNU Backgammon (PATH, then
+//! /usr/games) and how they run a Python script of tests/data/ in it.
+//! Without gnubg a test that needs it fails, unless KIBITZ_TEST_GNUBG=skip
+//! says the run chose to skip the gnubg tests. Shared by the rules and
+//! bear-off tests through `#[path]`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The binary, or None when the run said to skip the gnubg tests.
+pub fn gnubg() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH")
+        .into_iter()
+        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .map(|dir| dir.join("gnubg"))
+        .chain([PathBuf::from("/usr/games/gnubg")])
+        .find(|path| path.is_file());
+    if found.is_none() {
+        assert_eq!(
+            std::env::var("KIBITZ_TEST_GNUBG").as_deref(),
+            Ok("skip"),
+            "gnubg not found on PATH or in /usr/games (apt-get install gnubg)\n\
+             (set KIBITZ_TEST_GNUBG=skip to run without the gnubg tests)"
+        );
+        eprintln!("gnubg not found and KIBITZ_TEST_GNUBG=skip: test skipped");
+    }
+    found
+}
+
+/// Runs tests/data/`script` in gnubg's Python (`gnubg -t -q -p`), the
+/// `input` lines in the file KIBITZ_GNUBG_INPUT names, and returns the
+/// output lines that start with `prefix` (gnubg prints its own lines
+/// too). Fails unless there is one answer per input line.
+pub fn run_script(gnubg: &Path, script: &str, input: &[String], prefix: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let input_path = dir.path().join("input.txt");
+    let mut file = std::fs::File::create(&input_path).expect("input file");
+    for line in input {
+        writeln!(file, "{line}").expect("write input");
+    }
+    drop(file);
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(script);
+    let output = Command::new(gnubg)
+        .args(["-t", "-q", "-p"])
+        .arg(&script)
+        .env("KIBITZ_GNUBG_INPUT", &input_path)
+        .current_dir(dir.path())
+        .output()
+        .expect("run gnubg");
+    let answers: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|line| line.starts_with(prefix))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        answers.len(),
+        input.len(),
+        "gnubg answered {} of {} lines; stderr: {}",
+        answers.len(),
+        input.len(),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    answers
+}
