@@ -38,6 +38,15 @@ done
 if [ -z "$fairy_bin" ]; then
   export KIBITZ_TEST_FAIRY_STOCKFISH=skip
 fi
+# The same for GNU Backgammon, backgammon's engine
+# (KIBITZ_TEST_GNUBG=skip only when there is no binary).
+gnubg_bin=$(command -v gnubg || true)
+for dir in /usr/games /usr/local/games; do
+  if [ -z "$gnubg_bin" ] && [ -x "$dir/gnubg" ]; then gnubg_bin="$dir/gnubg"; fi
+done
+if [ -z "$gnubg_bin" ]; then
+  export KIBITZ_TEST_GNUBG=skip
+fi
 
 cargo test --locked "$@"
 
@@ -55,6 +64,11 @@ if [ -n "$fairy_bin" ]; then
   stockfish_note="$stockfish_note; xiangqi and shogi engine tests ran against $fairy_bin (${fairy_version:-version unknown})"
 else
   stockfish_note="$stockfish_note; Fairy-Stockfish was NOT tested: no fairy-stockfish on PATH or in /usr/games; install it (apt-get install fairy-stockfish)"
+fi
+if [ -n "$gnubg_bin" ]; then
+  stockfish_note="$stockfish_note; backgammon engine tests ran against $gnubg_bin"
+else
+  stockfish_note="$stockfish_note; GNU Backgammon was NOT tested: no gnubg on PATH or in /usr/games; install it (apt-get install gnubg)"
 fi
 
 # One closing line says what was tested: the databases and the engine.
