@@ -1,6 +1,7 @@
 //! One folder per game: its rules, its solver, its endpoint's shapes, its
 //! match adapter, its review and what it serves (see `crate::registry`).
 
+pub mod backgammon;
 pub mod chess;
 pub mod connect_four;
 pub mod ishitori;

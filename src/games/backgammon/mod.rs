@@ -1,0 +1,3 @@
+//! Backgammon, evaluated by GNU Backgammon run as a separate process.
+
+pub mod gnubg;
