@@ -476,8 +476,8 @@ async fn a_garbage_position_is_an_error_not_a_hang() {
         started.elapsed()
     );
     // The process survived all of it.
-    assert_eq!(pool.spawned(), 1);
-    assert_eq!(pool.killed(), 0);
+    assert_eq!(pool.processes().spawned(), 1);
+    assert_eq!(pool.processes().killed(), 0);
     moves(&pool, START, [3, 1], 0).await;
 }
 
@@ -486,7 +486,7 @@ async fn a_process_killed_in_the_pool_is_replaced() {
     let Some(path) = gnubg() else { return };
     let pool = pool(&path);
     assert_eq!(pool.warm_up().await.unwrap_or_else(|e| panic!("{e}")), 1);
-    let pids = pool.live_pids();
+    let pids = pool.processes().live_pids();
     assert_eq!(pids.len(), 1);
     let status = std::process::Command::new("kill")
         .arg("-9")
@@ -500,13 +500,13 @@ async fn a_process_killed_in_the_pool_is_replaced() {
     let first = pool.moves(&money(START), [3, 1], &plies(0), &budget(5000)).await;
     if let Err(e) = &first {
         assert!(matches!(e, GnubgError::Engine(EngineError::Died(_))), "{e}");
-        assert_eq!(pool.killed(), 1);
+        assert_eq!(pool.processes().killed(), 1);
     }
     let answer = moves(&pool, START, [3, 1], 0).await;
     assert_eq!(answer.plays[0].text, "8/5 6/5");
-    assert_eq!(pool.spawned(), 2);
-    assert_eq!(pool.live_pids().len(), 1);
-    assert_ne!(pool.live_pids(), pids);
+    assert_eq!(pool.processes().spawned(), 2);
+    assert_eq!(pool.processes().live_pids().len(), 1);
+    assert_ne!(pool.processes().live_pids(), pids);
 }
 
 /// Prints how long gnubg takes: start-up, and a `move` for the opening at
@@ -592,11 +592,11 @@ async fn a_silent_gnubg_is_declared_hung_after_the_grace_and_replaced() {
     let took = started.elapsed();
     assert!(matches!(out, Err(GnubgError::Engine(EngineError::Hung(_)))), "{out:?}");
     assert!(took < Duration::from_millis(100 + 200 + 300), "took {took:?}");
-    assert_eq!(pool.killed(), 1);
-    assert!(pool.live_pids().is_empty());
+    assert_eq!(pool.processes().killed(), 1);
+    assert!(pool.processes().live_pids().is_empty());
     let again = pool.moves(&money(START), [3, 1], &plies(0), &budget(100)).await;
     assert!(matches!(again, Err(GnubgError::Engine(EngineError::Hung(_)))));
-    assert_eq!(pool.spawned(), 2, "a fresh process for the next question");
+    assert_eq!(pool.processes().spawned(), 2, "a fresh process for the next question");
 }
 
 #[tokio::test]
@@ -621,7 +621,7 @@ async fn a_garbage_answer_kills_the_process() {
             matches!(out, Err(GnubgError::Engine(EngineError::Protocol(_)))),
             "{name}: {out:?}"
         );
-        assert_eq!(pool.killed(), 1, "{name}");
+        assert_eq!(pool.processes().killed(), 1, "{name}");
     }
 }
 

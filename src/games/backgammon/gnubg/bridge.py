@@ -265,19 +265,32 @@ def op_move(req):
     return {"class": CLASSES.get(gnubg.classifypos(board, 0), "unknown"), "plays": plays}
 
 
-def op_cube(req):
+def before_rolling(req):
+    """The position's evaluation for the side on roll, cubeless and
+    cubeful, and the fields `cube` and `evaluate` share."""
     board = board_from_id(req.get("position"))
     ci = cube_info(req)
     plies, noise = eval_options(req)
     ec = {"cubeful": 1, "plies": plies, "deterministic": 1, "prune": 1, "noise": noise}
     r = gnubg.evaluate(board, ci, ec)
     cf = gnubg.cfevaluate(board, ci, ec)
+    common = {
+        "class": CLASSES.get(gnubg.classifypos(board, 0), "unknown"),
+        "equity": cf[0],
+        "mwc": mwc(cf[0], ci),
+        "cubeless_equity": r[5],
+        "probabilities": probabilities(r[:5]),
+    }
+    return cf, common
+
+
+def op_cube(req):
+    cf, answer = before_rolling(req)
     code = cf[4]
     if code not in DECISIONS:
         raise RuntimeError("unknown cube decision %r (%s)" % (code, cf[5]))
     action, too_good, response, optional = DECISIONS[code]
-    return {
-        "class": CLASSES.get(gnubg.classifypos(board, 0), "unknown"),
+    answer.update({
         "action": action,
         "too_good": too_good,
         "response": response,
@@ -285,28 +298,14 @@ def op_cube(req):
         "available": code != 15,
         "text": cf[5],
         "equities": {"no_double": cf[1], "double_take": cf[2], "double_pass": cf[3]},
-        "equity": cf[0],
-        "mwc": mwc(cf[0], ci),
-        "cubeless_equity": r[5],
-        "probabilities": probabilities(r[:5]),
-    }
+    })
+    return answer
 
 
 def op_evaluate(req):
-    board = board_from_id(req.get("position"))
-    ci = cube_info(req)
-    plies, noise = eval_options(req)
-    ec = {"cubeful": 1, "plies": plies, "deterministic": 1, "prune": 1, "noise": noise}
-    r = gnubg.evaluate(board, ci, ec)
-    cf = gnubg.cfevaluate(board, ci, ec)
-    return {
-        "class": CLASSES.get(gnubg.classifypos(board, 0), "unknown"),
-        "equity": cf[0],
-        "no_double_equity": cf[1],
-        "mwc": mwc(cf[0], ci),
-        "cubeless_equity": r[5],
-        "probabilities": probabilities(r[:5]),
-    }
+    cf, answer = before_rolling(req)
+    answer["no_double_equity"] = cf[1]
+    return answer
 
 
 def op_ping(req):

@@ -15,7 +15,6 @@
 //! question starting a fresh one.
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -26,7 +25,7 @@ use super::protocol::{
     plies_for_budget, request, CubeDecision, Evaluation, MoveAnalysis, Situation, Strength, MAX_PLIES,
 };
 use super::GnubgError;
-use crate::engines::{EngineConfig, EngineError};
+use crate::engines::{EngineConfig, EngineError, ProcessBook};
 use crate::fair::{current_client, FairGate, Pass, UNKNOWN_CLIENT};
 use crate::solve::limits::SearchLimits;
 
@@ -100,13 +99,9 @@ pub struct GnubgPool {
 
 struct Inner {
     config: GnubgConfig,
-    binary: Result<PathBuf, String>,
-    count: usize,
+    book: ProcessBook,
     permits: FairGate,
     idle: Mutex<Vec<GnubgProcess>>,
-    live_pids: Mutex<Vec<u32>>,
-    spawned: AtomicU64,
-    killed: AtomicU64,
     files: OnceLock<Result<BridgeFiles, String>>,
 }
 
@@ -158,53 +153,29 @@ impl GnubgPool {
         let count = config.process_count();
         GnubgPool {
             inner: Arc::new(Inner {
-                binary,
-                count,
+                book: ProcessBook::new(binary, count, "kibitz_gnubg_killed_total"),
                 // Never asked to yield (no stop flags): the slice is unused.
                 permits: FairGate::new(count, Duration::from_secs(1)),
                 idle: Mutex::new(Vec::new()),
-                live_pids: Mutex::new(Vec::new()),
-                spawned: AtomicU64::new(0),
-                killed: AtomicU64::new(0),
                 files: OnceLock::new(),
                 config,
             }),
         }
     }
 
-    /// True when the binary was found (it may still fail to start).
+    /// True when gnubg was found (it may still fail to start).
     pub fn is_available(&self) -> bool {
-        self.inner.binary.is_ok()
+        self.inner.book.is_available()
     }
 
     /// Why there is no gnubg, in words for a client (how to install it).
     pub fn unavailable_reason(&self) -> Option<&str> {
-        self.inner.binary.as_ref().err().map(String::as_str)
+        self.inner.book.unavailable_reason()
     }
 
-    /// The binary the pool runs.
-    pub fn binary(&self) -> Option<&Path> {
-        self.inner.binary.as_ref().ok().map(PathBuf::as_path)
-    }
-
-    /// The most processes that run at once.
-    pub fn size(&self) -> usize {
-        self.inner.count
-    }
-
-    /// Processes started so far (restarts included).
-    pub fn spawned(&self) -> u64 {
-        self.inner.spawned.load(Ordering::Relaxed)
-    }
-
-    /// Processes killed so far (crashed, hung, broken or abandoned).
-    pub fn killed(&self) -> u64 {
-        self.inner.killed.load(Ordering::Relaxed)
-    }
-
-    /// The process ids of the running gnubg processes.
-    pub fn live_pids(&self) -> Vec<u32> {
-        self.inner.live_pids.lock().map(|p| p.clone()).unwrap_or_default()
+    /// The binary, the bound and the processes started, killed and running.
+    pub fn processes(&self) -> &ProcessBook {
+        &self.inner.book
     }
 
     /// Every legal play for `dice` in `situation`, ranked, each with its
@@ -251,7 +222,7 @@ impl GnubgPool {
     /// (optional: without it they start at first use). Returns how many
     /// are idle afterwards.
     pub async fn warm_up(&self) -> Result<usize, GnubgError> {
-        let binary = self.binary_or_unavailable()?;
+        let binary = self.inner.book.binary_or_unavailable()?;
         // Holding every free permit, the idle processes should number as
         // many: each busy process holds one of the others.
         let mut held = Vec::new();
@@ -267,13 +238,6 @@ impl GnubgPool {
         Ok(self.inner.idle.lock().map(|i| i.len()).unwrap_or(0))
     }
 
-    fn binary_or_unavailable(&self) -> Result<PathBuf, GnubgError> {
-        self.inner
-            .binary
-            .clone()
-            .map_err(|e| EngineError::Unavailable(e).into())
-    }
-
     async fn call<T: DeserializeOwned>(
         &self,
         op: &str,
@@ -282,7 +246,7 @@ impl GnubgPool {
         strength: &Strength,
         limits: &SearchLimits,
     ) -> Result<(T, u8), GnubgError> {
-        let binary = self.binary_or_unavailable()?;
+        let binary = self.inner.book.binary_or_unavailable()?;
         let wait = self.inner.config.queue_wait.min(limits.remaining());
         // No stop flag: a question cannot be interrupted, and it is short.
         let Some(pass) = self.inner.permits.enter(current_client(), wait, None).await else {
@@ -322,7 +286,7 @@ impl GnubgPool {
     fn busy(&self) -> GnubgError {
         metrics::counter!("kibitz_gnubg_busy_total").increment(1);
         EngineError::Busy {
-            engines: self.inner.count,
+            engines: self.inner.book.size(),
             retry_after_secs: 1,
         }
         .into()
@@ -336,10 +300,7 @@ impl GnubgPool {
             .as_ref()
             .map_err(|e| EngineError::Spawn(e.clone()))?;
         let process = GnubgProcess::spawn(binary, &files.script, &files.dir, self.inner.config.start_timeout).await?;
-        self.inner.spawned.fetch_add(1, Ordering::Relaxed);
-        if let (Some(pid), Ok(mut pids)) = (process.pid(), self.inner.live_pids.lock()) {
-            pids.push(pid);
-        }
+        self.inner.book.started(process.pid());
         tracing::info!(pid = process.pid(), version = process.version(), "gnubg started");
         Ok(process)
     }
@@ -353,15 +314,6 @@ impl Inner {
     fn put_back(&self, process: GnubgProcess) {
         if let Ok(mut idle) = self.idle.lock() {
             idle.push(process);
-        }
-    }
-
-    /// Counts a process killed and forgets it.
-    fn record_kill(&self, pid: Option<u32>) {
-        self.killed.fetch_add(1, Ordering::Relaxed);
-        metrics::counter!("kibitz_gnubg_killed_total").increment(1);
-        if let (Some(pid), Ok(mut pids)) = (pid, self.live_pids.lock()) {
-            pids.retain(|p| *p != pid);
         }
     }
 }
@@ -381,7 +333,7 @@ struct Checkout {
 impl Checkout {
     async fn kill(&mut self) {
         if let Some(process) = self.process.take() {
-            self.pool.record_kill(process.pid());
+            self.pool.book.record_kill(process.pid());
             process.kill().await;
         }
     }
@@ -396,7 +348,7 @@ impl Drop for Checkout {
             self.pool.put_back(process);
         } else {
             // `kill_on_drop` ends it as `process` goes out of scope.
-            self.pool.record_kill(process.pid());
+            self.pool.book.record_kill(process.pid());
         }
     }
 }
