@@ -600,6 +600,27 @@ async fn a_silent_gnubg_is_declared_hung_after_the_grace_and_replaced() {
 }
 
 #[tokio::test]
+async fn a_question_abandoned_by_its_caller_costs_the_process() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let pool = fake_pool(&fake_gnubg(dir.path(), "slow", "sleep 10"));
+    let (situation, strength, limits) = (money(START), plies(0), budget(5000));
+    let question = pool.moves(&situation, [3, 1], &strength, &limits);
+    // The caller goes away mid-question (a client that hung up).
+    assert!(tokio::time::timeout(Duration::from_millis(300), question)
+        .await
+        .is_err());
+    assert_eq!(pool.processes().killed(), 1);
+    assert!(pool.processes().live_pids().is_empty());
+    // The permit came free with it.
+    let again = pool.moves(&money(START), [3, 1], &plies(0), &budget(100)).await;
+    assert!(
+        matches!(again, Err(GnubgError::Engine(EngineError::Hung(_)))),
+        "{again:?}"
+    );
+    assert_eq!(pool.processes().spawned(), 2);
+}
+
+#[tokio::test]
 async fn a_garbage_answer_kills_the_process() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     for (name, answer) in [
@@ -608,6 +629,10 @@ async fn a_garbage_answer_kills_the_process() {
         (
             "wrong-shape",
             "echo \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/{\"id\":\\1,\"ok\":{\"plays\":3}}/'",
+        ),
+        (
+            "no-play",
+            "echo \"$line\" | sed 's/.*\"id\":\\([0-9]*\\).*/{\"id\":\\1,\"ok\":{\"class\":\"race\",\"plays\":[],\"elapsed_ms\":1}}/'",
         ),
         (
             "internal",

@@ -92,17 +92,29 @@
 //!
 //! # Depth and time
 //!
-//! Measured on this project's 2-core VM (gnubg's own time, which the
-//! debug or release build of kibitz does not change): start-up to `ready`
-//! about 0.15 s; a `move` for the opening position takes about 10 ms at
-//! 0-ply and 1-ply (gnubg's embedded Python waits on its evaluation
-//! threads with a 10 ms poll, so no call is quicker), 50-60 ms at 2-ply
-//! (3-1) and about 0.35 s for 3-3, 0.5-1.2 s at 3-ply; `cube` and
-//! `evaluate` about 20 ms at 0- to 2-ply. The request's time budget picks
-//! the depth ([`protocol::plies_for_budget`]: 0-ply under 100 ms, 1-ply
-//! under 1 s, 2-ply under 8 s, 3-ply from 8 s), a level's own depth being
-//! a ceiling; an answer later than the budget plus the pool's grace kills
-//! the process.
+//! Measured on this project's 2-core VM, shared with other work, by the
+//! ignored test `timings` in `tests/backgammon_gnubg.rs` (kibitz a test
+//! build; the time is gnubg's own, which kibitz's build does not change):
+//!
+//! | question                     | 0-ply  | 1-ply | 2-ply         | 3-ply       |
+//! |------------------------------|--------|-------|---------------|-------------|
+//! | `move`, opening 3-1 (16)     | 10 ms  | 10 ms | 50-100 ms     | 0.5-1.6 s   |
+//! | `move`, opening 3-3 (73)     | 11 ms  | 11 ms | 0.3-0.36 s    | 0.8-1.1 s   |
+//! | `cube`, opening              | < 1 ms | 11 ms | 50 ms         | 0.7 s       |
+//!
+//! Start-up, from spawn to the bridge's `ready`, about 0.15-0.2 s. No
+//! `move` is quicker than about 10 ms: gnubg's embedded Python waits on
+//! its evaluation threads with a 10 ms poll (the same floor holds for
+//! each `evaluate` call, which is why the bridge uses `hint`, one call for
+//! every play, instead of evaluating each play itself). A double in a
+//! middle game takes longer than the opening's at 2- and 3-ply.
+//!
+//! The request's time budget picks the depth
+//! ([`protocol::plies_for_budget`]: 0-ply under 100 ms, 1-ply under 1 s,
+//! 2-ply under 8 s, 3-ply from 8 s), a level's own depth being a
+//! ceiling; the budget left once a process is in hand counts (waiting
+//! and a cold start are the budget's too). An answer later than the
+//! budget plus the pool's grace (5 s by default) kills the process.
 
 pub mod pool;
 mod process;

@@ -188,10 +188,7 @@ impl GnubgPool {
         strength: &Strength,
         limits: &SearchLimits,
     ) -> Result<MoveAnalysis, GnubgError> {
-        let (mut answer, plies): (MoveAnalysis, u8) =
-            self.call("move", situation, Some(dice), strength, limits).await?;
-        answer.plies = plies;
-        Ok(answer)
+        self.call("move", situation, Some(dice), strength, limits).await
     }
 
     /// gnubg's cube decision for the side on roll, before rolling.
@@ -201,9 +198,7 @@ impl GnubgPool {
         strength: &Strength,
         limits: &SearchLimits,
     ) -> Result<CubeDecision, GnubgError> {
-        let (mut answer, plies): (CubeDecision, u8) = self.call("cube", situation, None, strength, limits).await?;
-        answer.plies = plies;
-        Ok(answer)
+        self.call("cube", situation, None, strength, limits).await
     }
 
     /// The position's value for the side on roll, before rolling.
@@ -213,9 +208,7 @@ impl GnubgPool {
         strength: &Strength,
         limits: &SearchLimits,
     ) -> Result<Evaluation, GnubgError> {
-        let (mut answer, plies): (Evaluation, u8) = self.call("evaluate", situation, None, strength, limits).await?;
-        answer.plies = plies;
-        Ok(answer)
+        self.call("evaluate", situation, None, strength, limits).await
     }
 
     /// Starts processes up to the pool's size ahead of the first questions
@@ -238,14 +231,14 @@ impl GnubgPool {
         Ok(self.inner.idle.lock().map(|i| i.len()).unwrap_or(0))
     }
 
-    async fn call<T: DeserializeOwned>(
+    async fn call<T: Answered>(
         &self,
         op: &str,
         situation: &Situation,
         dice: Option<[u8; 2]>,
         strength: &Strength,
         limits: &SearchLimits,
-    ) -> Result<(T, u8), GnubgError> {
+    ) -> Result<T, GnubgError> {
         let binary = self.inner.book.binary_or_unavailable()?;
         let wait = self.inner.config.queue_wait.min(limits.remaining());
         // No stop flag: a question cannot be interrupted, and it is short.
@@ -273,14 +266,17 @@ impl GnubgPool {
         let deadline = Instant::now() + limits.remaining() + self.inner.config.answer_grace;
         let answer = process.ask(question, deadline).await;
         let parsed = answer.and_then(|value| {
-            serde_json::from_value::<T>(value)
-                .map_err(|e| EngineError::Protocol(format!("gnubg's {op} answer has the wrong shape: {e}")).into())
+            let mut answer = serde_json::from_value::<T>(value)
+                .map_err(|e| EngineError::Protocol(format!("gnubg's {op} answer has the wrong shape: {e}")))?;
+            answer.check().map_err(EngineError::Protocol)?;
+            answer.set_plies(plies);
+            Ok(answer)
         });
         if let Err(GnubgError::Engine(e)) = &parsed {
             tracing::warn!(error = %e, "gnubg failed; killing it, the next question starts a fresh one");
             checkout.kill().await;
         }
-        parsed.map(|answer| (answer, plies))
+        parsed
     }
 
     fn busy(&self) -> GnubgError {
@@ -315,6 +311,44 @@ impl Inner {
         if let Ok(mut idle) = self.idle.lock() {
             idle.push(process);
         }
+    }
+}
+
+/// What the pool needs of an answer type beyond reading it.
+trait Answered: DeserializeOwned {
+    /// What serde cannot say about a well-formed answer.
+    fn check(&self) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// The depth the pool asked for (the bridge does not repeat it).
+    fn set_plies(&mut self, plies: u8);
+}
+
+impl Answered for MoveAnalysis {
+    fn check(&self) -> Result<(), String> {
+        // Without a legal move the bridge sends the empty play: an empty
+        // list is a broken answer.
+        if self.plays.is_empty() {
+            return Err("a move answer without a play".into());
+        }
+        Ok(())
+    }
+
+    fn set_plies(&mut self, plies: u8) {
+        self.plies = plies;
+    }
+}
+
+impl Answered for CubeDecision {
+    fn set_plies(&mut self, plies: u8) {
+        self.plies = plies;
+    }
+}
+
+impl Answered for Evaluation {
+    fn set_plies(&mut self, plies: u8) {
+        self.plies = plies;
     }
 }
 

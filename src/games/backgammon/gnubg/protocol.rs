@@ -83,13 +83,11 @@ pub struct Strength {
 pub const MAX_PLIES: u8 = 3;
 
 /// The evaluation depth a time budget affords, from the timings measured
-/// on this project's machine (a 2-core VM; `mod.rs` has the table): a
-/// `move` at 0-ply takes about 10 ms (gnubg's own polling floor) and at
-/// 1-ply 10 to 20 ms; 2-ply 50 ms for an opening roll to 0.4 s for a
-/// double; 3-ply 0.5 to 1.2 s for an opening roll, several seconds for a
-/// double in a middle game. Each step is taken only with a wide margin,
-/// since a process that overruns its deadline by more than the pool's
-/// grace is killed.
+/// on this project's machine (the table in the module's docs): a `move`
+/// takes about 10 ms at 0- and 1-ply, 0.05 to 0.4 s at 2-ply and 0.5 to
+/// 1.6 s at 3-ply for the opening, more for a double in a middle game.
+/// Each step is taken only with a wide margin, since a process that
+/// overruns its deadline by more than the pool's grace is killed.
 pub fn plies_for_budget(budget: Duration) -> u8 {
     match budget.as_millis() {
         0..=99 => 0,
