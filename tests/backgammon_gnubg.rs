@@ -663,3 +663,30 @@ async fn a_program_that_never_says_ready_fails_to_start() {
     let out = pool.moves(&money(START), [3, 1], &plies(0), &budget(2000)).await;
     assert!(matches!(out, Err(GnubgError::Engine(EngineError::Died(_)))), "{out:?}");
 }
+
+#[tokio::test]
+async fn one_process_serves_clients_in_turn_and_the_budget_picks_the_depth() {
+    let Some(path) = gnubg() else { return };
+    let pool = pool(&path);
+    // Four clients at once on a pool of one: each waits its turn.
+    let asks = (1..=4u8).map(|n| {
+        let pool = pool.clone();
+        let client = std::net::IpAddr::from([127, 0, 0, n]);
+        tokio::spawn(kibitz::fair::as_client(client, async move {
+            pool.moves(&money(START), [n, 1], &plies(0), &budget(5000)).await
+        }))
+    });
+    for ask in asks.collect::<Vec<_>>() {
+        let answer = ask.await.unwrap_or_else(|e| panic!("{e}"));
+        assert!(answer.is_ok(), "{answer:?}");
+    }
+    assert_eq!(pool.processes().spawned(), 1);
+    // No depth asked: the budget's. A level's depth is a ceiling.
+    let any = Strength::default();
+    let quick = pool.moves(&money(START), [3, 1], &any, &budget(50)).await;
+    assert_eq!(quick.map(|a| a.plies).ok(), Some(0));
+    let slower = pool.moves(&money(START), [3, 1], &any, &budget(3000)).await;
+    assert_eq!(slower.map(|a| a.plies).ok(), Some(2));
+    let capped = pool.moves(&money(START), [3, 1], &plies(3), &budget(500)).await;
+    assert_eq!(capped.map(|a| a.plies).ok(), Some(1));
+}
