@@ -10,6 +10,7 @@
 
 pub mod analysis;
 pub mod blocking;
+pub mod book;
 pub mod config;
 pub mod pool;
 pub mod request;
@@ -18,6 +19,7 @@ pub mod score;
 pub mod skill;
 pub mod uci;
 
+pub use book::ProcessBook;
 pub use config::EngineConfig;
 pub use pool::{EngineLease, EnginePool};
 pub use uci::{DepthReport, Dialect, PvLine, Score, SearchJob, SearchOutput};

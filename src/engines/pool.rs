@@ -16,13 +16,14 @@
 //! to a background task that sends `stop`, waits for the engine to settle
 //! and returns it to the pool, or kills it.
 
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::sync::oneshot;
 
+use super::book::ProcessBook;
 use super::uci::{DepthReport, SearchJob, SearchOutput, UciEngine};
 use super::{EngineConfig, EngineError};
 use crate::fair::{current_client, FairGate, Pass, UNKNOWN_CLIENT};
@@ -64,13 +65,9 @@ pub struct EnginePool {
 
 struct Inner {
     config: EngineConfig,
-    binary: Result<PathBuf, String>,
-    count: usize,
+    book: ProcessBook,
     permits: FairGate,
     idle: Mutex<Vec<UciEngine>>,
-    live_pids: Mutex<Vec<u32>>,
-    spawned: AtomicU64,
-    killed: AtomicU64,
 }
 
 impl EnginePool {
@@ -82,13 +79,9 @@ impl EnginePool {
         let count = config.process_count();
         EnginePool {
             inner: Arc::new(Inner {
-                binary,
-                count,
+                book: ProcessBook::new(binary, count, "kibitz_engine_killed_total"),
                 permits: FairGate::new(count, config.slice),
                 idle: Mutex::new(Vec::new()),
-                live_pids: Mutex::new(Vec::new()),
-                spawned: AtomicU64::new(0),
-                killed: AtomicU64::new(0),
                 config,
             }),
         }
@@ -96,37 +89,37 @@ impl EnginePool {
 
     /// True when the binary was found (it may still fail to start).
     pub fn is_available(&self) -> bool {
-        self.inner.binary.is_ok()
+        self.inner.book.is_available()
     }
 
     /// Why there is no engine, in words for a client (how to install it).
     pub fn unavailable_reason(&self) -> Option<&str> {
-        self.inner.binary.as_ref().err().map(String::as_str)
+        self.inner.book.unavailable_reason()
     }
 
     /// The binary the pool runs.
     pub fn binary(&self) -> Option<&Path> {
-        self.inner.binary.as_ref().ok().map(PathBuf::as_path)
+        self.inner.book.binary()
     }
 
     /// The most processes that run at once.
     pub fn size(&self) -> usize {
-        self.inner.count
+        self.inner.book.size()
     }
 
     /// Processes started so far (restarts included).
     pub fn spawned(&self) -> u64 {
-        self.inner.spawned.load(Ordering::Relaxed)
+        self.inner.book.spawned()
     }
 
     /// Processes killed so far (crashed, hung or broken).
     pub fn killed(&self) -> u64 {
-        self.inner.killed.load(Ordering::Relaxed)
+        self.inner.book.killed()
     }
 
     /// The process ids of the running engines.
     pub fn live_pids(&self) -> Vec<u32> {
-        self.inner.live_pids.lock().map(|p| p.clone()).unwrap_or_default()
+        self.inner.book.live_pids()
     }
 
     /// Runs one search on a process of its own, within `limits` (deadline,
@@ -144,10 +137,7 @@ impl EnginePool {
     /// A permit within `wait`, for the current client; `yields`: whether
     /// the pool may ask for it back while another client waits.
     pub async fn lease(&self, wait: Duration, yields: bool) -> Result<EngineLease, EngineError> {
-        self.inner
-            .binary
-            .as_ref()
-            .map_err(|e| EngineError::Unavailable(e.clone()))?;
+        self.inner.book.binary_or_unavailable()?;
         let stop = yields.then(|| Arc::new(AtomicBool::new(false)));
         match self.inner.permits.enter(current_client(), wait, stop.clone()).await {
             Some(pass) => Ok(EngineLease { pass, stop }),
@@ -158,7 +148,7 @@ impl EnginePool {
     /// A permit at once, if one is free and nobody waits; it yields to
     /// another client that waits.
     pub fn try_lease(&self) -> Option<EngineLease> {
-        self.inner.binary.as_ref().ok()?;
+        self.inner.book.binary()?;
         let stop = Arc::new(AtomicBool::new(false));
         let pass = self
             .inner
@@ -191,9 +181,9 @@ impl EnginePool {
         limits: &SearchLimits,
         mut on_depth: impl FnMut(&DepthReport) + Send,
     ) -> (Result<SearchOutput, EngineError>, Option<EngineLease>) {
-        let binary = match self.inner.binary.clone() {
+        let binary = match self.inner.book.binary_or_unavailable() {
             Ok(binary) => binary,
-            Err(e) => return (Err(EngineError::Unavailable(e)), Some(lease)),
+            Err(e) => return (Err(e), Some(lease)),
         };
         let EngineLease { pass: permit, stop } = lease;
         let limits = match &stop {
@@ -244,7 +234,7 @@ impl EnginePool {
     fn busy(&self) -> EngineError {
         metrics::counter!("kibitz_engine_busy_total").increment(1);
         EngineError::Busy {
-            engines: self.inner.count,
+            engines: self.inner.book.size(),
             retry_after_secs: 1,
         }
     }
@@ -282,7 +272,7 @@ impl EnginePool {
     /// (optional: without it they start at first use). Returns how many
     /// are idle afterwards.
     pub async fn warm_up(&self) -> Result<usize, EngineError> {
-        let binary = self.inner.binary.clone().map_err(EngineError::Unavailable)?;
+        let binary = self.inner.book.binary_or_unavailable()?;
         // Holding every free permit, the idle processes should number as
         // many: each busy process holds one of the others.
         let mut held = Vec::new();
@@ -305,12 +295,12 @@ impl EnginePool {
     /// rather answer late once than refuse call this before their budget
     /// starts. Errors are left for the search to meet.
     pub async fn start_one_if_cold(&self) {
-        let Ok(binary) = self.inner.binary.clone() else {
+        let Ok(binary) = self.inner.book.binary_or_unavailable() else {
             return;
         };
         let idle = self.inner.idle.lock().map(|i| i.len()).unwrap_or(0);
-        let live = self.inner.live_pids.lock().map(|p| p.len()).unwrap_or(0);
-        if idle > 0 || live >= self.inner.count {
+        let live = self.inner.book.live_pids().len();
+        if idle > 0 || live >= self.inner.book.size() {
             return;
         }
         let Some(permit) = self.inner.permits.try_enter(UNKNOWN_CLIENT, None) else {
@@ -340,10 +330,7 @@ impl EnginePool {
     async fn spawn(&self, binary: &Path) -> Result<UciEngine, EngineError> {
         let config = &self.inner.config;
         let mut engine = UciEngine::spawn(binary, config.dialect, config.handshake_timeout).await?;
-        self.inner.spawned.fetch_add(1, Ordering::Relaxed);
-        if let (Some(pid), Ok(mut pids)) = (engine.pid(), self.inner.live_pids.lock()) {
-            pids.push(pid);
-        }
+        self.inner.book.started(engine.pid());
         let setup = async {
             if engine.has_option("Hash") {
                 engine.set_option("Hash", &config.hash_mib.to_string()).await?;
@@ -362,7 +349,7 @@ impl EnginePool {
                 Ok(engine)
             }
             Err(e) => {
-                self.inner.forget(engine.pid());
+                self.inner.book.forget(engine.pid());
                 engine.kill().await;
                 Err(e)
             }
@@ -373,15 +360,7 @@ impl EnginePool {
 impl Inner {
     /// Counts a process killed (crashed, hung, broken) and forgets it.
     fn record_kill(&self, pid: Option<u32>) {
-        self.killed.fetch_add(1, Ordering::Relaxed);
-        metrics::counter!("kibitz_engine_killed_total").increment(1);
-        self.forget(pid);
-    }
-
-    fn forget(&self, pid: Option<u32>) {
-        if let (Some(pid), Ok(mut pids)) = (pid, self.live_pids.lock()) {
-            pids.retain(|p| *p != pid);
-        }
+        self.book.record_kill(pid);
     }
 
     fn put_back(&self, engine: UciEngine) {

@@ -1,8 +1,8 @@
-//! Where the backgammon tests find GNU Backgammon (PATH, then
-//! /usr/games) and how they run a Python script of tests/data/ in it.
-//! Without gnubg a test that needs it fails, unless KIBITZ_TEST_GNUBG=skip
-//! says the run chose to skip the gnubg tests. Shared by the rules and
-//! bear-off tests through `#[path]`.
+//! Where the backgammon tests find GNU Backgammon: where the server looks
+//! (PATH, then /usr/games). Without it a test that needs it fails, unless
+//! KIBITZ_TEST_GNUBG=skip says the run chose to skip them (as
+//! KIBITZ_TEST_STOCKFISH does for chess). And how they run a Python script
+//! of tests/data/ in it. Shared by the backgammon tests through `#[path]`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,28 +10,26 @@ use std::process::Command;
 
 /// The binary, or None when the run said to skip the gnubg tests.
 pub fn gnubg() -> Option<PathBuf> {
-    let found = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
-        .map(|dir| dir.join("gnubg"))
-        .chain([PathBuf::from("/usr/games/gnubg")])
-        .find(|path| path.is_file());
-    if found.is_none() {
-        assert_eq!(
-            std::env::var("KIBITZ_TEST_GNUBG").as_deref(),
-            Ok("skip"),
-            "gnubg not found on PATH or in /usr/games (apt-get install gnubg)\n\
-             (set KIBITZ_TEST_GNUBG=skip to run without the gnubg tests)"
-        );
-        eprintln!("gnubg not found and KIBITZ_TEST_GNUBG=skip: test skipped");
+    match kibitz::games::backgammon::gnubg::GnubgConfig::default().resolve() {
+        Ok(path) => Some(path),
+        Err(message) => {
+            assert_eq!(
+                std::env::var("KIBITZ_TEST_GNUBG").as_deref(),
+                Ok("skip"),
+                "{message}\n(set KIBITZ_TEST_GNUBG=skip to run without the gnubg tests)"
+            );
+            eprintln!("gnubg not found and KIBITZ_TEST_GNUBG=skip: test skipped");
+            None
+        }
     }
-    found
 }
 
 /// Runs tests/data/`script` in gnubg's Python (`gnubg -t -q -p`), the
 /// `input` lines in the file KIBITZ_GNUBG_INPUT names, and returns the
 /// output lines that start with `prefix` (gnubg prints its own lines
 /// too). Fails unless there is one answer per input line.
+// Not every test that finds gnubg runs a script in it.
+#[allow(dead_code)]
 pub fn run_script(gnubg: &Path, script: &str, input: &[String], prefix: &str) -> Vec<String> {
     let dir = tempfile::tempdir().expect("temp dir");
     let input_path = dir.path().join("input.txt");

@@ -8,10 +8,13 @@
 //! - [`plays`]: the legal plays for a roll, as distinct positions;
 //! - [`rules`]: the end of a game, the cube, the match score (and the
 //!   above re-exported);
-//! - [`bearoff`]: the exact two-sided bear-off table.
+//! - [`bearoff`]: the exact two-sided bear-off table;
+//! - [`gnubg`]: GNU Backgammon's evaluations, from a bounded pool of
+//!   processes (never linked: it is GPL).
 
 pub mod bearoff;
 pub mod board;
+pub mod gnubg;
 pub mod plays;
 pub mod position_id;
 pub mod rules;
