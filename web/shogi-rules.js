@@ -4,7 +4,9 @@
 // piece: "P", "+p", ...) or null, turn "b" (sente) | "w" (gote), hands
 // ({b: {P: 2, ...}, w: {...}}), moveNumber (as SFEN counts it: plies, from
 // 1), history (every position since the start: its board, hands and side
-// to move, and whether that side was in check, for sennichite)}; a move is
+// to move, and whether that side was in check, for sennichite), moves (the
+// moves' USI from the start, which the analysis sends with it, as a
+// match's state.moves)}; a move is
 // {usi: "7g7f"} ("8h2b+" promotes, "P*5e" drops), as the API writes it.
 // The server's rules (src/games/shogi) stay the reference: the browser
 // tests hold this generator to the published perft counts.
@@ -178,7 +180,7 @@ const keyOf = (p) => `${boardOf(p.board)} ${p.turn} ${handsOf(p.hands)}`;
 
 function after(p, m) {
   const next = bare(p, m);
-  return { ...next, history: [...p.history, { key: keyOf(next), check: inCheck(next) }] };
+  return { ...next, history: [...p.history, { key: keyOf(next), check: inCheck(next) }], moves: [...p.moves, usiOf(m)] };
 }
 
 // Whether the side to move has a legal move, without the pawn-drop-mate
@@ -317,7 +319,7 @@ export function parseSfen(input) {
   }
   const p = { board, turn, hands, moveNumber: Number(moveNumber) };
   if (inCheck(p, other(turn))) throw new Error(`${sideName(other(turn))}'s king is in check with ${sideName(turn)} to move`);
-  return { ...p, history: [{ key: keyOf(p), check: inCheck(p) }] };
+  return { ...p, history: [{ key: keyOf(p), check: inCheck(p) }], moves: [] };
 }
 
 export function formatSfen(p) {
@@ -347,7 +349,7 @@ const handsJson = (hands) =>
 const rules = {
   players: ["b", "w"],
   names: { b: "Sente", w: "Gote" },
-  setupHelp: "an SFEN (sente uppercase, rank a first, then b or w to move, the hands, the move number), e.g. lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+  setupHelp: "an SFEN (sente uppercase, rank a first; b or w to move; the hands; the move number), e.g. lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
   // The start is an option (sfen), so the stateless review replays from it.
   startInOptions: true,
   start: (options) => parseSfen(options.sfen ?? START_SFEN),
@@ -363,7 +365,7 @@ const rules = {
   asMatchState: (p) => ({
     sfen: formatSfen(p),
     hands: handsJson(p.hands),
-    moves: [],
+    moves: p.moves,
     check: inCheck(p),
     to_move: sideName(p.turn),
     human_plays: "sente",

@@ -4,10 +4,11 @@
 // R chariot, C cannon, P soldier) or null, turn "w" (red) | "b" (black),
 // halfmoves (plies since the last capture), fullmove, history (since the
 // last capture: each position's placement and side to move, and whether
-// that side was in check, for repetition)}; a move is {uci: "h3e3"}
-// (ranks 1-10 from red's side), as the API writes it. The server's rules
-// (src/games/xiangqi) stay the reference: the browser tests hold this
-// generator to the published perft counts.
+// that side was in check, for repetition), moves (the moves' uci from the
+// start, which the analysis sends with it, as a match's state.moves)}; a
+// move is {uci: "h3e3"} (ranks 1-10 from red's side), as the API writes
+// it. The server's rules (src/games/xiangqi) stay the reference: the
+// browser tests hold this generator to the published perft counts.
 //
 // The end of the game as the server decides it: no legal move loses
 // (stalemate too); a position's third occurrence since the last capture
@@ -159,7 +160,7 @@ const keyOf = (p) => `${placementOf(p.board)} ${p.turn}`;
 function after(p, m) {
   const next = bare(p, m);
   const entry = { key: keyOf(next), check: inCheck(next) };
-  return { ...next, history: next.halfmoves === 0 ? [entry] : [...p.history, entry] };
+  return { ...next, history: next.halfmoves === 0 ? [entry] : [...p.history, entry], moves: [...p.moves, uciOf(m)] };
 }
 
 function legalMoves(p) {
@@ -272,7 +273,7 @@ export function parseFen(text) {
   if (inCheck(p, other(side))) {
     throw new Error(`${sideName(other(side))}'s general is in check (or faces the other general) with ${sideName(side)} to move`);
   }
-  return { ...p, history: [{ key: keyOf(p), check: inCheck(p) }] };
+  return { ...p, history: [{ key: keyOf(p), check: inCheck(p) }], moves: [] };
 }
 
 export function formatFen(p) {
@@ -312,7 +313,7 @@ const rules = {
   },
   notation: (mv, p) => wxf(p, find(p, mv.uci)),
   // The drawing puts the person's side (red here) at the bottom.
-  asMatchState: (p) => ({ fen: formatFen(p), moves: [], check: inCheck(p), to_move: sideName(p.turn), human_plays: "red" }),
+  asMatchState: (p) => ({ fen: formatFen(p), moves: p.moves, check: inCheck(p), to_move: sideName(p.turn), human_plays: "red" }),
   matchOptions: (start, options) => ({ ...options, fen: formatFen(start) }),
   format: formatFen,
   parse: (text) => parseFen(text),
