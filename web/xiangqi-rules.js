@@ -324,10 +324,12 @@ export default rules;
 // WXF notation: the piece's letter, its file (counted 1-9 from the mover's
 // right), "+" forward, "-" back or "." across, then the file it goes to
 // (across, or any move of an advisor, elephant or horse) or the points it
-// goes (straight forward or back). Two of a kind on a file are told apart
-// by "+" (the front one) and "-" (the rear one) in place of the file;
-// soldiers, which may stand three or more on a file, by their order from
-// the front ("1" ... "5" before the letter, the file dropped).
+// goes (straight forward or back). Pieces of a kind in tandem on a file
+// are told apart as the WXF does: "+" the front one and "-" the rear one
+// in place of the file ("R+.3", "C--1"); three soldiers: "P+", the middle
+// one by its file, "P-"; four or five: "++", "P+", (the middle one by
+// its file,) "P-", "--"; soldiers in tandem on two files: the file, then
+// "+", "-" or (the middle one) the file again ("3+.4", "33.4").
 const WXF = { k: "K", a: "A", b: "E", n: "H", r: "R", c: "C", p: "P" };
 function wxf(p, m) {
   const piece = p.board[m.from];
@@ -336,13 +338,28 @@ function wxf(p, m) {
   const fileNumber = (point) => (red ? 9 - (point % 9) : (point % 9) + 1);
   const rankOf = (point) => Math.floor(point / 9);
   const ahead = (point) => (red ? rankOf(point) : 9 - rankOf(point));
-  const fromFile = m.from % 9;
-  const same = [];
-  for (let rank = 0; rank < 10; rank++) if (p.board[rank * 9 + fromFile] === piece) same.push(rank * 9 + fromFile);
-  same.sort((x, y) => ahead(y) - ahead(x));
-  let head = `${WXF[type]}${fileNumber(m.from)}`;
-  if (same.length === 2) head = `${WXF[type]}${same[0] === m.from ? "+" : "-"}`;
-  else if (same.length > 2) head = `${same.indexOf(m.from) + 1}${WXF[type]}`;
+  // The mover's pieces of this kind on a file, the front one first.
+  const onFile = (file) => {
+    const points = [];
+    for (let rank = 0; rank < 10; rank++) if (p.board[rank * 9 + file] === piece) points.push(rank * 9 + file);
+    return points.sort((x, y) => ahead(y) - ahead(x));
+  };
+  const letter = WXF[type];
+  const file = fileNumber(m.from);
+  const same = onFile(m.from % 9);
+  const n = same.length;
+  const i = same.indexOf(m.from);
+  const place = i === 0 ? "+" : i === n - 1 ? "-" : null;
+  let head = `${letter}${file}`;
+  if (n >= 2 && type === "p" && [...Array(9).keys()].filter((f) => onFile(f).length >= 2).length >= 2) {
+    head = `${file}${place ?? file}`;
+  } else if (n >= 4 && (i === 0 || i === n - 1)) {
+    head = place.repeat(2);
+  } else if (n >= 4) {
+    head = i === 1 ? `${letter}+` : i === n - 2 ? `${letter}-` : `${letter}${file}`;
+  } else if (n >= 2) {
+    head = place ? `${letter}${place}` : `${letter}${file}`;
+  }
   const dRank = ahead(m.to) - ahead(m.from);
   const sign = dRank > 0 ? "+" : dRank < 0 ? "-" : ".";
   const straight = "krcp".includes(type) && m.from % 9 === m.to % 9;
