@@ -1269,6 +1269,21 @@ class Playground(unittest.TestCase):
             self.el("#position-text").get_attribute("value"),
             "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4",
         )
+        # Gote (the person too, at the top) takes back and drops from its
+        # own hand: the hand of the side to move is the one that drops.
+        for usi in ("3a2b", "9g9f"):
+            before = self.ply()
+            self.el(f'#board .shogi-squares [data-square="{usi[:2]}"]').click()
+            self.el(f'#board .shogi-squares [data-square="{usi[2:]}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=usi)
+        self.assertFalse(self.el('#board .hand[data-side="sente"] [data-drop="B"]').is_enabled(), "not sente's turn")
+        self.el('#board .hand[data-side="gote"] [data-drop="B"]').click()
+        self.el('#board .shogi-squares [data-square="5e"]').click()
+        self.wait_for(lambda: self.ply() == 6, message="B*5e")
+        self.assertEqual(self.moves_shown(), ["7g7f", "3c3d", "8h2b+", "3a2b", "9g9f", "B*5e"])
+        self.assertIn("Sente to move (ply 6)", self.text("status"))
+        self.assertEqual(self.el('#board [data-square="5e"]').get_attribute("aria-label"), "5e: gote bishop")
+        self.assertEqual(self.els('#board .hand[data-side="gote"] [data-drop]'), [])
 
     def test_chess_on_the_analysis_board_plays_both_sides_in_san_and_is_reviewed(self):
         self.start_board("chess")
