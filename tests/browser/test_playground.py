@@ -1240,6 +1240,9 @@ class Playground(unittest.TestCase):
             "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
         )
         self.assertEqual(self.el('#board [data-square="g8"]').get_attribute("aria-label"), "g8: black horse")
+        # The engine is asked about the position on the board: the start
+        # and the moves played from it.
+        self.eval_bar_and_best_move("xiangqi-line", "desktop", left="Red")
         self.key(Keys.ARROW_LEFT)
         self.wait_for(lambda: self.ply() == 1, message="a move back")
         self.assertIn("Black to move (ply 1)", self.text("status"))
@@ -1256,6 +1259,7 @@ class Playground(unittest.TestCase):
             self.el("#position-text").get_attribute("value"),
             "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
         )
+        self.eval_bar_and_best_move("shogi-line", "desktop", left="Sente")
         # The bishop takes its counterpart in the zone: the person chooses
         # to promote, and the bishop taken goes to sente's hand.
         self.el('#board .shogi-squares [data-square="8h"]').click()
