@@ -23,8 +23,8 @@ import xiangqiRules from "./xiangqi-rules.js";
 
 const $ = (id) => document.getElementById(id);
 
-// The games this page has rules for (every game of the catalog): a game
-// without them would be played against the AI only.
+// The games this page has rules for (every game it draws): a game without
+// them is played against the AI only.
 const RULES = {
   chess: chessRules,
   tictactoe: tictactoeRules,
