@@ -17,12 +17,14 @@ import nineSquareRules from "./nine-square-rules.js";
 import numberSquareRules from "./number-square-rules.js";
 import othelloRules from "./othello-rules.js";
 import pigRules from "./pig-rules.js";
+import shogiRules from "./shogi-rules.js";
 import tictactoeRules from "./tictactoe-rules.js";
+import xiangqiRules from "./xiangqi-rules.js";
 
 const $ = (id) => document.getElementById(id);
 
-// The games this page has rules for: the others (xiangqi, shogi) are
-// played against the AI only, the server keeping their rules.
+// The games this page has rules for (every game it draws): a game without
+// them is played against the AI only.
 const RULES = {
   chess: chessRules,
   tictactoe: tictactoeRules,
@@ -33,6 +35,8 @@ const RULES = {
   "number-square": numberSquareRules,
   "nine-square": nineSquareRules,
   pig: pigRules,
+  xiangqi: xiangqiRules,
+  shogi: shogiRules,
 };
 export async function rulesFor(gameId) {
   return RULES[gameId] ?? null;

@@ -129,6 +129,10 @@ export default {
   render(m, { play, busy }) {
     const bottom = m.state.human_plays === "gote" ? "gote" : "sente";
     const top = other(bottom);
+    // The hand that drops: the side to move's (on the analysis board the
+    // person plays both sides; in a match it is theirs when they move).
+    const mover = m.state.to_move ?? bottom;
+    const analysis = m.id === "analysis";
     const pieces = readSfen(m.state.sfen);
     const open = m.status === "in_progress";
     const legal = (open ? (m.legal_moves ?? []).map((mv) => mv.usi) : []).map((usi) => ({ usi, ...parseUsi(usi) }));
@@ -147,7 +151,7 @@ export default {
       selected = source;
       if (!source) return;
       const el = source.endsWith("*")
-        ? root.querySelector(`.hand.mine [data-drop="${source[0]}"]`)
+        ? root.querySelector(`.hand[data-side="${mover}"] [data-drop="${source[0]}"]`)
         : grid.querySelector(`[data-square="${source}"]`);
       el?.classList.add("selected");
       for (const mv of legal) if (mv.source === source) grid.querySelector(`[data-square="${mv.to}"]`)?.classList.add("target");
@@ -170,7 +174,7 @@ export default {
             "aria-label": mv.promote ? `promote to ${nameOf(`+${kind}`)}` : `do not promote (stay a ${nameOf(kind)})`,
             onclick: () => play({ usi: mv.usi }),
           },
-          koma(bottom, mv.promote ? `+${kind}` : kind, bottom),
+          koma(mover, mv.promote ? `+${kind}` : kind, bottom),
           h("span", { class: "choice" }, mv.promote ? "Promote" : "Don't"),
         );
       const promoting = choices.filter((mv) => mv.promote);
@@ -230,16 +234,16 @@ export default {
     const hand = (side) => {
       const held = m.state.hands?.[side] ?? {};
       const mine = side === bottom;
-      const who = mine ? "you" : "the AI";
+      const who = analysis ? "" : ` (${mine ? "you" : "the AI"})`;
       const kinds = HAND_ORDER.filter((k) => held[k] > 0);
       return h(
         "div",
-        { class: `hand ${mine ? "mine" : "theirs"}`, dataset: { side }, role: "group", "aria-label": `${side}'s hand (${who})` },
-        h("span", { class: "hand-title" }, `${MARK[side]} ${side === "sente" ? "Sente" : "Gote"} (${who})`),
+        { class: `hand ${mine ? "mine" : "theirs"}`, dataset: { side }, role: "group", "aria-label": `${side}'s hand${who}` },
+        h("span", { class: "hand-title" }, `${MARK[side]} ${side === "sente" ? "Sente" : "Gote"}${who}`),
         kinds.length === 0 ? h("span", { class: "hand-empty" }, "no pieces in hand") : null,
         kinds.map((kind) => {
           const source = `${kind}*`;
-          const can = mine && sources.has(source);
+          const can = side === mover && sources.has(source);
           return h(
             "button",
             {

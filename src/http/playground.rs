@@ -54,6 +54,8 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ),
     ("pig-rules.js", JS, include_str!("../../web/pig-rules.js")),
     ("chess-rules.js", JS, include_str!("../../web/chess-rules.js")),
+    ("xiangqi-rules.js", JS, include_str!("../../web/xiangqi-rules.js")),
+    ("shogi-rules.js", JS, include_str!("../../web/shogi-rules.js")),
     (
         "nine-square-rules.js",
         JS,

@@ -1130,6 +1130,8 @@ class Playground(unittest.TestCase):
             ("pig", "40 55 12 second", "Second player to move (ply 0)"),
             ("chess", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3", "White to move (ply 0)"),
             ("nine-square", "X......../.O......./........./........./........./........./........./........./......... X 2", "X to move (ply 0)"),
+            ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1", "Black to move (ply 0)"),
+            ("shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b P 1", "Sente to move (ply 0)"),
         ]
         for game, text, status in cases:
             with self.subTest(game=game):
@@ -1195,6 +1197,97 @@ class Playground(unittest.TestCase):
             cases,
         )
         self.assertEqual(got, [counts for _, counts in cases])
+
+    def test_the_pages_xiangqi_and_shogi_rules_give_the_published_perft_counts(self):
+        # The analysis board's own move generators (web/xiangqi-rules.js,
+        # web/shogi-rules.js) against the published counts from the start
+        # and the Fairy-Stockfish counts of a middle game each (the Rust
+        # tests' MIDDLE_GAMES; the shogi one has drops and promotions).
+        cases = [
+            ("xiangqi", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1", [44, 1920, 79666]),
+            ("xiangqi", "3akab2/9/4b4/9/2p1c4/9/4N4/4C4/4A4/3AK4 w - - 0 1", [19, 232, 3716]),
+            ("shogi", "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", [30, 900, 25470]),
+            ("shogi", "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1", [207, 28684]),
+        ]
+        got = self.driver.execute_async_script(
+            """
+            const [cases, done] = arguments;
+            Promise.all([import("/playground/xiangqi-rules.js"), import("/playground/shogi-rules.js")]).then(([xiangqi, shogi]) => {
+              const modules = { xiangqi, shogi };
+              done(cases.map(([game, text, counts]) => {
+                const { default: rules, perft } = modules[game];
+                return counts.map((_, i) => perft(rules.parse(text), i + 1));
+              }));
+            });
+            """,
+            cases,
+        )
+        self.assertEqual(got, [counts for _, _, counts in cases])
+
+    def test_xiangqi_and_shogi_on_the_analysis_board(self):
+        self.start_board("xiangqi")
+        for uci in ("h3e3", "h10g8"):
+            before = self.ply()
+            self.el(f'#board .xq-points [data-square="{uci[:2]}"]').click()
+            self.el(f'#board .xq-points [data-square="{uci[2:]}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=uci)
+        # WXF: the cannon on red's second file across to the fifth; the
+        # horse on black's eighth file forward to the seventh.
+        self.assertEqual(self.moves_shown(), ["C2.5", "H8+7"])
+        self.assertIn("Red to move (ply 2)", self.text("status"))
+        self.assertEqual(
+            self.el("#position-text").get_attribute("value"),
+            "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2",
+        )
+        self.assertEqual(self.el('#board [data-square="g8"]').get_attribute("aria-label"), "g8: black horse")
+        # The engine is asked about the position on the board: the start
+        # and the moves played from it.
+        self.eval_bar_and_best_move("xiangqi-line", "desktop", left="Red")
+        self.key(Keys.ARROW_LEFT)
+        self.wait_for(lambda: self.ply() == 1, message="a move back")
+        self.assertIn("Black to move (ply 1)", self.text("status"))
+
+        self.start_board("shogi")
+        for usi in ("7g7f", "3c3d"):
+            before = self.ply()
+            self.el(f'#board .shogi-squares [data-square="{usi[:2]}"]').click()
+            self.el(f'#board .shogi-squares [data-square="{usi[2:]}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=usi)
+        self.assertEqual(self.moves_shown(), ["7g7f", "3c3d"])
+        self.assertIn("Sente to move (ply 2)", self.text("status"))
+        self.assertEqual(
+            self.el("#position-text").get_attribute("value"),
+            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
+        )
+        self.eval_bar_and_best_move("shogi-line", "desktop", left="Sente")
+        # The bishop takes its counterpart in the zone: the person chooses
+        # to promote, and the bishop taken goes to sente's hand.
+        self.el('#board .shogi-squares [data-square="8h"]').click()
+        self.el('#board .shogi-squares [data-square="2b"]').click()
+        self.el('#board .promotion [data-promotion="+"]').click()
+        self.wait_for(lambda: self.ply() == 3, message="8h2b+")
+        self.assertEqual(self.moves_shown(), ["7g7f", "3c3d", "8h2b+"])
+        self.assertIn("Gote to move (ply 3)", self.text("status"))
+        self.assertEqual(self.el('#board .hand[data-side="sente"] [data-drop="B"]').get_attribute("data-count"), "1")
+        self.assertEqual(
+            self.el("#position-text").get_attribute("value"),
+            "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4",
+        )
+        # Gote (the person too, at the top) takes back and drops from its
+        # own hand: the hand of the side to move is the one that drops.
+        for usi in ("3a2b", "9g9f"):
+            before = self.ply()
+            self.el(f'#board .shogi-squares [data-square="{usi[:2]}"]').click()
+            self.el(f'#board .shogi-squares [data-square="{usi[2:]}"]').click()
+            self.wait_for(lambda: self.ply() == before + 1, message=usi)
+        self.assertFalse(self.el('#board .hand[data-side="sente"] [data-drop="B"]').is_enabled(), "not sente's turn")
+        self.el('#board .hand[data-side="gote"] [data-drop="B"]').click()
+        self.el('#board .shogi-squares [data-square="5e"]').click()
+        self.wait_for(lambda: self.ply() == 6, message="B*5e")
+        self.assertEqual(self.moves_shown(), ["7g7f", "3c3d", "8h2b+", "3a2b", "9g9f", "B*5e"])
+        self.assertIn("Sente to move (ply 6)", self.text("status"))
+        self.assertEqual(self.el('#board [data-square="5e"]').get_attribute("aria-label"), "5e: gote bishop")
+        self.assertEqual(self.els('#board .hand[data-side="gote"] [data-drop]'), [])
 
     def test_chess_on_the_analysis_board_plays_both_sides_in_san_and_is_reviewed(self):
         self.start_board("chess")
