@@ -443,3 +443,17 @@ fn garbage_is_refused_without_a_panic() {
         let _ = ShogiState::from_sfen_and_moves(None, &[text.as_str()]);
     }
 }
+
+#[test]
+fn western_notation_names_moves_as_english_books_do() {
+    use kibitz::games::shogi::western::western_line;
+    let start = Position::default();
+    let line: Vec<String> = ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"].map(String::from).to_vec();
+    assert_eq!(western_line(&start, &line), ["P-7f", "P-3d", "Bx2b+", "Sx2b", "B*4e"]);
+    // Declining a promotion is written "=".
+    let declined: Vec<String> = ["7g7f", "3c3d", "8h2b"].map(String::from).to_vec();
+    assert_eq!(western_line(&start, &declined)[2], "Bx2b=");
+    // Both golds may go to 5h: the origin tells them apart.
+    assert_eq!(western_line(&start, &["6i5h".to_string()]), ["G6i-5h"]);
+    assert_eq!(western_line(&start, &["7i6h".to_string()]), ["S-6h"]);
+}

@@ -403,3 +403,19 @@ fn garbage_is_refused_without_a_panic() {
         let _ = XiangqiState::from_fen_and_moves(None, &[text.as_str()]);
     }
 }
+
+#[test]
+fn wxf_names_moves_as_players_write_them() {
+    use kibitz::games::xiangqi::wxf::wxf_line;
+    let start = Position::default();
+    // The central cannon, the horse's reply, a chariot up its file: files
+    // count from each mover's right (red's h file is its 2, black's h its 8).
+    let moves: Vec<String> = ["h3e3", "h10g8", "i1i2", "g7g6"].map(String::from).to_vec();
+    assert_eq!(wxf_line(&start, &moves), ["C2.5", "H8+7", "R1+1", "P7+1"]);
+    // Two chariots on one file: "+" the front one, "-" the rear one.
+    let tandem = Position::from_fen("3k5/9/9/9/9/9/R8/9/R8/4K4 w - - 0 1").expect("legal");
+    assert_eq!(wxf_line(&tandem, &["a4b4".to_string()]), ["R+.8"]);
+    assert_eq!(wxf_line(&tandem, &["a2a3".to_string()]), ["R-+1"]);
+    // A line stops at the first move that is not legal.
+    assert_eq!(wxf_line(&start, &["h3e3".to_string(), "a1a1".to_string()]), ["C2.5"]);
+}

@@ -42,12 +42,21 @@ pub trait EnginePosition: Sync {
     /// (lost: `{"mate": -1}`, won: `{"mate": 1}`, drawn: `{"cp": 0}`);
     /// None while the game goes on.
     fn final_score(&self) -> Option<EvalScore>;
+    /// A line (the game's notation, legal from here) in the readable form
+    /// the game's players write, where one is customary (xiangqi's WXF,
+    /// shogi's Western notation); empty where none is.
+    fn readable_line(&self, _moves: &[String]) -> Vec<String> {
+        Vec::new()
+    }
 }
 
-/// A move in the answer: the game's notation.
+/// A move in the answer: the game's notation, and its readable form where
+/// the game has one.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineMove {
     pub notation: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub readable: Option<String>,
 }
 
 /// One principal variation, checked against the rules.
@@ -55,6 +64,9 @@ pub struct EngineMove {
 pub struct EngineLine {
     /// The game's notation, from the position.
     pub moves: Vec<String>,
+    /// The same moves in the game's readable form, where it has one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readable: Vec<String>,
     /// From the side to move's view.
     pub score: EvalScore,
     pub depth: u32,
@@ -90,6 +102,7 @@ fn checked_lines(position: &impl EnginePosition, lines: &[PvLine]) -> Vec<Engine
         .filter_map(|line| {
             let moves = position.legal_line(&line.pv);
             (!moves.is_empty()).then(|| EngineLine {
+                readable: position.readable_line(&moves),
                 moves,
                 score: line.score.into(),
                 depth: line.depth,
@@ -131,9 +144,10 @@ pub fn build_analysis(
         .cloned()
         .ok_or_else(|| EngineError::Unusable("the engine gave an empty line".into()))?;
     let score = line.score;
+    let readable = line.readable.first().cloned();
     Ok(EngineAnalysis {
         player: position.player().to_string(),
-        best: EngineMove { notation },
+        best: EngineMove { notation, readable },
         win_percent: win_percent(score.to_engine()),
         solved: matches!(score, EvalScore::Mate(n) if n != 0),
         evaluation: score.evaluation(),

@@ -38,6 +38,19 @@ async fn the_engines_move_is_legal_by_kibitzs_rules_with_the_contracts_shape() {
     assert_answer(&answer, SIDES, &legal(None, &moves));
     assert_eq!(answer["player"], "black");
     assert_eq!(answer["pvs"].as_array().map(Vec::len), Some(3), "{answer}");
+    // Every line also comes in the form players write, as kibitz's rules
+    // write it, and the move is the first line's first.
+    let after = kibitz::games::xiangqi::rules::XiangqiState::from_fen_and_moves(None, &moves).expect("legal");
+    for pv in answer["pvs"].as_array().expect("pvs") {
+        let line: Vec<String> = serde_json::from_value(pv["moves"].clone()).expect("moves");
+        let readable: Vec<String> = serde_json::from_value(pv["readable"].clone()).expect("readable");
+        assert_eq!(
+            readable,
+            kibitz::games::xiangqi::wxf::wxf_line(after.position(), &line),
+            "{pv}"
+        );
+    }
+    assert_eq!(answer["move"]["readable"], answer["pvs"][0]["readable"][0], "{answer}");
 }
 
 #[tokio::test]

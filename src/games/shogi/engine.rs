@@ -62,6 +62,10 @@ impl EnginePosition for ShogiState {
         line
     }
 
+    fn readable_line(&self, moves: &[String]) -> Vec<String> {
+        super::western::western_line(self.position(), moves)
+    }
+
     fn final_score(&self) -> Option<EvalScore> {
         let end = self.end()?;
         Some(match end.winner {

@@ -7,7 +7,8 @@
 //!   [`rules::perft`], and re-exports of the types below.
 //! - `board`: colours, pieces, squares, hands and the position itself.
 //! - `sfen`: reading and writing positions in SFEN.
-//! - `notation`: moves in USI (`7g7f`, `8h2b+`, `P*5e`).
+//! - `notation`: moves in USI (`7g7f`, `8h2b+`, `P*5e`); [`western`]:
+//!   the readable Western form (`P-7f`, `Bx2b+`).
 //! - `movegen`: legal moves, drops and check.
 //! - `impasse`: the 24-point declaration when both kings have entered.
 //! - [`engine`]: the engine's settings and a game as its question.
@@ -20,6 +21,7 @@ mod movegen;
 mod notation;
 pub mod rules;
 mod sfen;
+pub mod western;
 
 // How the service offers it.
 pub mod api;

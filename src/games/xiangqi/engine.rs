@@ -61,6 +61,10 @@ impl EnginePosition for XiangqiState {
         line
     }
 
+    fn readable_line(&self, moves: &[String]) -> Vec<String> {
+        super::wxf::wxf_line(self.position(), moves)
+    }
+
     fn final_score(&self) -> Option<EvalScore> {
         let end = self.end()?;
         Some(match end.winner {

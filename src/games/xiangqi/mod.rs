@@ -7,7 +7,8 @@
 //!   [`rules::perft`], and re-exports of the types below.
 //! - `board`: sides, pieces, squares and the position itself.
 //! - `fen`: reading and writing positions in Fairy-Stockfish's FEN.
-//! - `notation`: moves in Fairy-Stockfish's coordinate notation.
+//! - `notation`: moves in Fairy-Stockfish's coordinate notation;
+//!   [`wxf`]: the readable WXF form (`C2.5`).
 //! - `movegen`: legal moves and check.
 //! - [`engine`]: the engine's settings and a game as its question.
 //! - [`api`]: `POST /xiangqi/move`; [`served`]: its `ServedGame`;
@@ -19,6 +20,7 @@ mod fen;
 mod movegen;
 mod notation;
 pub mod rules;
+pub mod wxf;
 
 // How the service offers it.
 pub mod api;
