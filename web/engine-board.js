@@ -91,11 +91,11 @@ export async function engineAnalysis(m, evaluate, { path, position, view }) {
     "div",
     { class: "line-analysis" },
     h("h3", {}, `Fairy-Stockfish's best lines, as POST ${path} gives them (arrows on the board)`),
-    h("p", {}, verdict, ` Best: ${best} (${view.name(best)}).`),
+    h("p", {}, verdict, ` Best: ${answer.move.readable ? `${answer.move.readable}, ` : ""}${best} (${view.name(best)}).`),
     h(
       "ol",
       { class: "lines" },
-      answer.pvs.map((pv) => h("li", { class: "line", dataset: { move: pv.moves[0] ?? "" } }, `${scoreText(pv.score)}  ${pv.moves.slice(0, 8).join(" ")}`)),
+      answer.pvs.map((pv) => h("li", { class: "line", dataset: { move: pv.moves[0] ?? "" } }, `${scoreText(pv.score)}  ${(pv.readable?.length ? pv.readable : pv.moves).slice(0, 8).join(" ")}`)),
     ),
   );
 }

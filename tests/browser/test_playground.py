@@ -677,7 +677,8 @@ class Playground(unittest.TestCase):
         self.assertEqual(self.marked(".best-from"), [xiangqi_points(best)[0]])
         arrows = [e.get_attribute("data-move") for e in self.els("#board svg.arrows line")]
         self.assertEqual(arrows, [pv["moves"][0] for pv in direct["pvs"]])
-        self.assertIn(f"Best: {best}", self.text("analysis"))
+        # The move as players write it (WXF) beside the coordinates.
+        self.assertIn(f"Best: {direct['move']['readable']}, {best}", self.text("analysis"))
         self.shot("xiangqi-analysis.png")
 
         # Playing black, the person has black at the bottom.
