@@ -237,13 +237,17 @@ pub fn not_ready(services: &Services) -> Vec<String> {
     reasons.1
 }
 
-/// The playground's drawing called `file` (`{id}.js`), if a game has it.
+/// The playground's file of a game called `file`, if a game has it: its
+/// drawing (`{id}.js`) or its analysis board's rules (`{id}-rules.js`).
 pub fn drawing(file: &str) -> Option<&'static str> {
     struct Find<'a>(&'a str, Option<&'static str>);
     impl Visitor for Find<'_> {
         fn visit<G: ServedGame>(&mut self) {
-            if self.0.strip_suffix(".js") == Some(G::ID) {
+            let Some(name) = self.0.strip_suffix(".js") else { return };
+            if name == G::ID {
                 self.1 = Some(G::DRAWING);
+            } else if name.strip_suffix("-rules") == Some(G::ID) {
+                self.1 = G::RULES_SCRIPT;
             }
         }
     }

@@ -79,6 +79,12 @@ pub trait ServedGame: 'static {
     /// `/playground/{ID}.js` (its source is `web/{ID}.js`).
     const DRAWING: &'static str;
 
+    /// The analysis board's rules of the game, if the page keeps them: the
+    /// ES module served as `/playground/{ID}-rules.js` (its source is
+    /// `web/{ID}-rules.js`); without it the game is played against the AI
+    /// only.
+    const RULES_SCRIPT: Option<&'static str> = None;
+
     /// The game's entry in `GET /games`.
     fn catalog(config: &Config) -> GameEntry;
 

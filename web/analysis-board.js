@@ -9,37 +9,24 @@ import { h } from "./ui.js";
 import { goTo, newLine, play, playAll, positionAt } from "./line.js";
 import { markHistory } from "./review.js";
 import { readHash, writeHash } from "./share.js";
-import chessRules from "./chess-rules.js";
-import connectFourRules from "./connect-four-rules.js";
-import ishitoriRules from "./ishitori-rules.js";
-import kalahRules from "./kalah-rules.js";
-import nineSquareRules from "./nine-square-rules.js";
-import numberSquareRules from "./number-square-rules.js";
-import othelloRules from "./othello-rules.js";
-import pigRules from "./pig-rules.js";
-import shogiRules from "./shogi-rules.js";
-import tictactoeRules from "./tictactoe-rules.js";
-import xiangqiRules from "./xiangqi-rules.js";
 
 const $ = (id) => document.getElementById(id);
 
-// The games this page has rules for (every game it draws): a game without
-// them is played against the AI only.
-const RULES = {
-  chess: chessRules,
-  tictactoe: tictactoeRules,
-  "connect-four": connectFourRules,
-  othello: othelloRules,
-  kalah: kalahRules,
-  ishitori: ishitoriRules,
-  "number-square": numberSquareRules,
-  "nine-square": nineSquareRules,
-  pig: pigRules,
-  xiangqi: xiangqiRules,
-  shogi: shogiRules,
-};
+// A game's rules for this board are the module `{id}-rules.js` its folder
+// serves beside its drawing (ServedGame::RULES_SCRIPT); a game without one
+// is played against the AI only.
+const RULES = new Map();
 export async function rulesFor(gameId) {
-  return RULES[gameId] ?? null;
+  if (!RULES.has(gameId)) {
+    RULES.set(
+      gameId,
+      import(`./${gameId}-rules.js`).then(
+        (module) => module.default,
+        () => null,
+      ),
+    );
+  }
+  return RULES.get(gameId);
 }
 
 // Every option filled in: the catalog's defaults under what the person set.

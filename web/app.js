@@ -77,6 +77,9 @@ async function loadCatalog() {
         } catch (e) {
           // A game this server serves without a drawing is left out of the list.
         }
+        // Its analysis board's rules, if it has them, are known before the
+        // page says it is ready (the mode is offered by them).
+        await board.rulesFor(g.id);
       }),
   );
   const playable = games.filter((g) => g.endpoints.matches && GAMES[g.id]);

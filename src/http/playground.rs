@@ -22,9 +22,9 @@ const FAVICON: &str = include_str!("../../web/favicon.svg");
 /// The page itself, served at `/` (its modules are under /playground/).
 const INDEX: &str = include_str!("../../web/index.html");
 
-/// Every file the page loads but the games' drawings (which the registry
-/// has, each as `{id}.js`), by the name it has under /playground/. The
-/// analysis board's rules of a game are `{id}-rules.js`.
+/// Every file the page loads but the games' own (which the registry has:
+/// each game's drawing `{id}.js` and its analysis board's rules
+/// `{id}-rules.js`), by the name it has under /playground/.
 pub const ASSETS: &[(&str, &str, &str)] = &[
     ("style.css", CSS, include_str!("../../web/style.css")),
     ("app.js", JS, include_str!("../../web/app.js")),
@@ -38,29 +38,6 @@ pub const ASSETS: &[(&str, &str, &str)] = &[
     ("share.js", JS, include_str!("../../web/share.js")),
     ("lines.js", JS, include_str!("../../web/lines.js")),
     ("engine-board.js", JS, include_str!("../../web/engine-board.js")),
-    ("tictactoe-rules.js", JS, include_str!("../../web/tictactoe-rules.js")),
-    (
-        "connect-four-rules.js",
-        JS,
-        include_str!("../../web/connect-four-rules.js"),
-    ),
-    ("othello-rules.js", JS, include_str!("../../web/othello-rules.js")),
-    ("kalah-rules.js", JS, include_str!("../../web/kalah-rules.js")),
-    ("ishitori-rules.js", JS, include_str!("../../web/ishitori-rules.js")),
-    (
-        "number-square-rules.js",
-        JS,
-        include_str!("../../web/number-square-rules.js"),
-    ),
-    ("pig-rules.js", JS, include_str!("../../web/pig-rules.js")),
-    ("chess-rules.js", JS, include_str!("../../web/chess-rules.js")),
-    ("xiangqi-rules.js", JS, include_str!("../../web/xiangqi-rules.js")),
-    ("shogi-rules.js", JS, include_str!("../../web/shogi-rules.js")),
-    (
-        "nine-square-rules.js",
-        JS,
-        include_str!("../../web/nine-square-rules.js"),
-    ),
     ("favicon.svg", SVG, FAVICON),
 ];
 

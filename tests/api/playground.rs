@@ -42,6 +42,14 @@ async fn crawl(app: &TestApp) -> BTreeSet<String> {
             .into_iter()
             .map(|id| format!("/playground/{id}.js")),
     );
+    // ...and from the analysis board's rules of the games that have them
+    // (analysis-board.js imports them by the game's id too).
+    for id in kibitz::registry::ids() {
+        let path = format!("/playground/{id}-rules.js");
+        if app.get(&path).await.status == StatusCode::OK {
+            queue.push(path);
+        }
+    }
     while let Some(path) = queue.pop() {
         if !seen.insert(path.clone()) {
             continue;
@@ -108,6 +116,17 @@ async fn the_page_references_its_modules_and_every_reference_is_served() {
         let body = String::from_utf8_lossy(&drawing.body);
         assert!(body.contains("export default"), "{game}: {body:.200}");
     }
+    // Every game the page draws has its analysis board's rules but the
+    // ones listed here, served beside the drawing from the game's folder.
+    let without_rules: Vec<&str> = kibitz::registry::ids()
+        .into_iter()
+        .filter(|id| !served.contains(&format!("/playground/{id}-rules.js")))
+        .collect();
+    assert_eq!(without_rules, Vec::<&str>::new());
+    assert_eq!(
+        app.get("/playground/nosuchgame-rules.js").await.status,
+        StatusCode::NOT_FOUND
+    );
 }
 
 #[tokio::test]

@@ -36,9 +36,8 @@ const REVIEW_MARGIN_MS: u64 = 1000;
 impl ServedGame for ChessGame {
     const ID: &'static str = "chess";
     const ANALYSIS_PATH: &'static str = "/chess/move";
-    // The playground has no chessboard yet (web/chess.js is to come):
-    // without a drawing it leaves chess out of its list of games.
     const DRAWING: &'static str = include_str!("../../../web/chess.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/chess-rules.js"));
     type Request = MoveRequest;
     /// The finished body: repeated questions are answered from bodies
     /// kept written out (see [`api::BodyCache`]).

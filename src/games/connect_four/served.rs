@@ -25,6 +25,7 @@ impl ServedGame for ConnectFourGame {
     const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/connect-four/move";
     const DRAWING: &'static str = include_str!("../../../web/connect-four.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/connect-four-rules.js"));
     type Request = MoveRequest;
     type Response = MoveResponse;
 

@@ -22,6 +22,7 @@ impl ServedGame for IshitoriGame {
     const ID: &'static str = "ishitori";
     const ANALYSIS_PATH: &'static str = "/ishitori/move";
     const DRAWING: &'static str = include_str!("../../../web/ishitori.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/ishitori-rules.js"));
     type Request = MoveRequest;
     type Response = MoveResponse;
 

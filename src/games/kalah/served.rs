@@ -23,6 +23,7 @@ impl ServedGame for KalahGame {
     const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/kalah/move";
     const DRAWING: &'static str = include_str!("../../../web/kalah.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/kalah-rules.js"));
     type Request = MoveRequest;
     type Response = MoveResponse;
 

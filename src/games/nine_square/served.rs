@@ -25,6 +25,7 @@ impl ServedGame for NineSquareGame {
     const ID: &'static str = "nine-square";
     const ANALYSIS_PATH: &'static str = "/nine-square/move";
     const DRAWING: &'static str = include_str!("../../../web/nine-square.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/nine-square-rules.js"));
     type Request = MoveRequest;
     type Response = MoveResponse;
 

@@ -25,6 +25,7 @@ impl ServedGame for NumberSquareGame {
     const MEMOS: usize = 1;
     const ANALYSIS_PATH: &'static str = "/number-square/move";
     const DRAWING: &'static str = include_str!("../../../web/number-square.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/number-square-rules.js"));
     type Request = MoveRequest;
     type Response = MoveResponse;
 

@@ -25,6 +25,7 @@ impl ServedGame for OthelloGame {
     const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/othello/move";
     const DRAWING: &'static str = include_str!("../../../web/othello.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/othello-rules.js"));
     type Request = MoveRequest;
     type Response = MoveResponse;
 

@@ -28,6 +28,7 @@ impl ServedGame for Pig {
     const ID: &'static str = "pig";
     const ANALYSIS_PATH: &'static str = "/pig/decision";
     const DRAWING: &'static str = include_str!("../../../web/pig.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/pig-rules.js"));
     // A table lookup: nothing to report on the way.
     const STREAMS: bool = false;
     type Request = DecisionRequest;

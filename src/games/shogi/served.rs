@@ -28,6 +28,7 @@ impl ServedGame for ShogiGame {
     const ANALYSIS_PATH: &'static str = "/shogi/move";
     // A plain list of moves for now (see web/shogi.js).
     const DRAWING: &'static str = include_str!("../../../web/shogi.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/shogi-rules.js"));
     type Request = PositionRequest;
     type Response = EngineAnalysis;
 

@@ -25,6 +25,7 @@ impl ServedGame for TicTacToeGame {
     const MEMOS: usize = 1;
     const ANALYSIS_PATH: &'static str = "/tictactoe/move";
     const DRAWING: &'static str = include_str!("../../../web/tictactoe.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/tictactoe-rules.js"));
     type Request = MoveRequest;
     /// The finished body: proved answers are kept as bodies (see
     /// [`AnswerCache`]).

@@ -28,6 +28,7 @@ impl ServedGame for XiangqiGame {
     const ANALYSIS_PATH: &'static str = "/xiangqi/move";
     // A plain list of moves for now (see web/xiangqi.js).
     const DRAWING: &'static str = include_str!("../../../web/xiangqi.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/xiangqi-rules.js"));
     type Request = PositionRequest;
     type Response = EngineAnalysis;
 
