@@ -30,6 +30,7 @@ fn main() -> ExitCode {
 
 fn serve(config: Config) -> ExitCode {
     kibitz::telemetry::init_tracing(&config.log);
+    limit_malloc_arenas(config.malloc_arenas);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -46,3 +47,24 @@ fn serve(config: Config) -> ExitCode {
         }
     }
 }
+
+/// Bounds glibc's malloc arenas before any thread is started (see
+/// `--malloc-arenas`): memory the caches free goes back to a few shared
+/// arenas instead of staying in one per thread.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn limit_malloc_arenas(arenas: usize) {
+    let Ok(arenas) = libc::c_int::try_from(arenas) else {
+        return;
+    };
+    if arenas > 0 {
+        // SAFETY: mallopt only sets an allocator parameter; called before
+        // the runtime's threads exist.
+        let done = unsafe { libc::mallopt(libc::M_ARENA_MAX, arenas) };
+        if done != 1 {
+            tracing::warn!(arenas, "could not bound the malloc arenas");
+        }
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn limit_malloc_arenas(_arenas: usize) {}
