@@ -9,7 +9,8 @@ use crate::arena::ArenaGames;
 use crate::catalog::GameEntry;
 use crate::config::{Config, GameCommands, GameConfigs};
 use crate::games::{
-    chess, connect_four, ishitori, kalah, nine_square, number_square, othello, pig, shogi, tictactoe, xiangqi,
+    backgammon, chess, connect_four, ishitori, kalah, nine_square, number_square, othello, pig, shogi, tictactoe,
+    xiangqi,
 };
 use crate::matches::turns::TurnGame;
 use crate::matches::{Adapter, MatchGames};
@@ -24,20 +25,21 @@ pub trait Visitor {
 
 /// Writes, from the one list below, the games handed down to the generic
 /// layers ([`MATCH_GAMES`], [`ARENA_GAMES`]) and [`each_game`]. Each line is
-/// a game's match adapter (a `TurnGame`, also its `ArenaGame`) and what it
-/// serves (its `ServedGame`); the two must share an id, which is checked
-/// when the crate is compiled.
+/// a game's match adapter (`matches`: a `TurnGame`, also its `ArenaGame`;
+/// a game not yet played as a match has none) and what it serves (its
+/// `ServedGame`); the two must share an id, which is checked when the
+/// crate is compiled. Then its settings and commands, when it has some.
 macro_rules! games {
-    ($($adapter:ty, served $served:ty $(, settings $settings:ty)? $(, commands $commands:ty)?;)*) => {
+    ($($(matches $adapter:ty,)? served $served:ty $(, settings $settings:ty)? $(, commands $commands:ty)?;)*) => {
         /// The games played as matches, in menu order.
-        pub const MATCH_GAMES: MatchGames = MatchGames::new(&[$(Adapter::<$adapter>::KIND),*]);
+        pub const MATCH_GAMES: MatchGames = MatchGames::new(&[$($(Adapter::<$adapter>::KIND,)?)*]);
         /// The games the arena plays, in menu order.
-        pub const ARENA_GAMES: ArenaGames = ArenaGames::new(&[$(Adapter::<$adapter>::ARENA),*], MATCH_GAMES);
+        pub const ARENA_GAMES: ArenaGames = ArenaGames::new(&[$($(Adapter::<$adapter>::ARENA,)?)*], MATCH_GAMES);
 
-        $(const _: () = assert!(
+        $($(const _: () = assert!(
             same_id(<$adapter as TurnGame>::ID, <$served as ServedGame>::ID),
             "a registry line's match adapter and served game have different ids"
-        );)*
+        );)?)*
 
         /// Every game's settings are flags of `kibitz serve`.
         impl clap::Args for GameConfigs {
@@ -108,23 +110,24 @@ macro_rules! games {
         /// Visits every match adapter, with the adapter as a type.
         #[cfg(test)]
         fn each_match_adapter(visitor: &mut impl AdapterVisitor) {
-            $(visitor.visit::<$adapter>();)*
+            $($(visitor.visit::<$adapter>();)?)*
         }
     };
 }
 
 games!(
-    pig::matches::PigMatch, served pig::Pig, settings pig::settings::PigSettings, commands pig::cli::PigCommand;
-    tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
-    ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
-    number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
-    nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
-    connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame, commands connect_four::cli::ConnectFourCommand;
-    othello::matches::OthelloMatch, served othello::OthelloGame;
-    chess::matches::ChessMatch, served chess::ChessGame, settings chess::settings::ChessSettings;
-    kalah::matches::KalahMatch, served kalah::KalahGame, commands kalah::book::KalahCommand;
-    xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings, commands xiangqi::cli::PerftCommand;
-    shogi::matches::ShogiMatch, served shogi::ShogiGame, settings shogi::settings::ShogiSettings;
+    matches pig::matches::PigMatch, served pig::Pig, settings pig::settings::PigSettings, commands pig::cli::PigCommand;
+    matches tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
+    matches ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
+    matches number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
+    matches nine_square::matches::NineSquareMatch, served nine_square::NineSquareGame;
+    matches connect_four::matches::ConnectFourMatch, served connect_four::ConnectFourGame, commands connect_four::cli::ConnectFourCommand;
+    matches othello::matches::OthelloMatch, served othello::OthelloGame;
+    matches chess::matches::ChessMatch, served chess::ChessGame, settings chess::settings::ChessSettings;
+    matches kalah::matches::KalahMatch, served kalah::KalahGame, commands kalah::book::KalahCommand;
+    matches xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings, commands xiangqi::cli::PerftCommand;
+    matches shogi::matches::ShogiMatch, served shogi::ShogiGame, settings shogi::settings::ShogiSettings;
+    served backgammon::served::BackgammonGame, settings backgammon::settings::BackgammonSettings;
 );
 
 /// Whether two ids are the same (`str`'s `==` is not usable in a const).

@@ -175,10 +175,24 @@ pub trait QueryEndpoint: 'static {
     fn answer(services: &Services, query: Self::Query) -> impl Future<Output = Result<KeptBody, Problem>> + Send;
 }
 
-/// Where a game lists its [`QueryEndpoint`]s (the HTTP layer makes each a
-/// route).
+/// A game's `POST` endpoint besides its analysis (backgammon's cube
+/// decision): a JSON object in, a JSON answer out.
+pub trait PostEndpoint: 'static {
+    const PATH: &'static str;
+    type Request: DeserializeOwned + Send + 'static;
+    type Response: Serialize + Send;
+
+    fn answer(
+        services: &Services,
+        request: Self::Request,
+    ) -> impl Future<Output = Result<Self::Response, Problem>> + Send;
+}
+
+/// Where a game lists its [`QueryEndpoint`]s and [`PostEndpoint`]s (the
+/// HTTP layer makes each a route).
 pub trait QueryRoutes {
     fn add<E: QueryEndpoint>(&mut self);
+    fn post<E: PostEndpoint>(&mut self);
 }
 
 /// An answer as the JSON body sent: every serialisable answer is written by

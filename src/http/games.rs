@@ -22,7 +22,7 @@ use crate::matches::{read, MatchError};
 use crate::registry::{each_game, Visitor};
 use crate::review::history::{match_names, parse};
 use crate::review::{Review, ReviewError, Step};
-use crate::serve::{json_body, QueryEndpoint, QueryRoutes, ServedGame};
+use crate::serve::{json_body, PostEndpoint, QueryEndpoint, QueryRoutes, ServedGame};
 use crate::solve::run::SharedDeadline;
 use crate::store::StoredMatch;
 
@@ -45,6 +45,9 @@ pub fn routes() -> Vec<Route> {
     impl QueryRoutes for Routes {
         fn add<E: QueryEndpoint>(&mut self) {
             self.0.push((Method::GET, E::PATH, get(query::<E>)));
+        }
+        fn post<E: PostEndpoint>(&mut self) {
+            self.0.push((Method::POST, E::PATH, post(extra_post::<E>)));
         }
     }
     let mut routes = Routes(Vec::new());
@@ -78,6 +81,13 @@ async fn query<E: QueryEndpoint>(
     ApiQuery(query): ApiQuery<E::Query>,
 ) -> Result<Response, Problem> {
     Ok(E::answer(&state, query).await?.respond(&headers))
+}
+
+/// `POST` of a game's other endpoint.
+async fn extra_post<E: PostEndpoint>(State(state): State<AppState>, request: Request) -> Result<Response, Problem> {
+    let request: E::Request = parse_object(&json_bytes(request).await?)?;
+    let answer = E::answer(&state, request).await?;
+    Ok(JsonBytes(json_body(&answer)?).into_response())
 }
 
 /// A stateless review's body: the record's options and moves, each read

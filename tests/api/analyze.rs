@@ -79,6 +79,9 @@ pub(crate) fn one_of_each() -> Vec<Value> {
         // is the cached one, as chess's.
         json!({"game": "xiangqi", "position": "4k4/9/9/9/9/9/9/9/R8/R2K5 w - - 0 1", "depth": 6, "max_ms": 500}),
         json!({"game": "shogi", "position": "4k4/9/4P4/9/9/9/9/9/4K4 b G 1", "depth": 4, "max_ms": 500}),
+        // A race kibitz's exact table answers: the same every time, with
+        // or without gnubg.
+        json!({"game": "backgammon", "board": {"points": [1, 2, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, 0, -2, 0, 0], "bar": {"me": 0, "opponent": 0}, "off": {"me": 11, "opponent": 11}}, "dice": [4, 1]}),
     ]
 }
 

@@ -43,14 +43,7 @@ fn win_percent(score: &Value) -> f64 {
 }
 
 async fn best(app: &TestApp, request: Value) -> Value {
-    let r = app.post_json("/chess/move", &request).await;
-    assert_eq!(
-        r.status,
-        StatusCode::OK,
-        "{request}: {}",
-        String::from_utf8_lossy(&r.body)
-    );
-    r.json()
+    app.post_ok("/chess/move", &request).await
 }
 
 /// The checks every answer passes: its shape, SAN beside every UCI move,

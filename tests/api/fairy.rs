@@ -32,14 +32,7 @@ fn win_percent(score: &Value) -> f64 {
 
 /// The answer to `request` at `path`, which must be a 200.
 pub async fn best(app: &TestApp, path: &str, request: &Value) -> Value {
-    let r = app.post_json(path, request).await;
-    assert_eq!(
-        r.status,
-        StatusCode::OK,
-        "{request}: {}",
-        String::from_utf8_lossy(&r.body)
-    );
-    r.json()
+    app.post_ok(path, request).await
 }
 
 /// The contract's shape: `players` names the side to move, `legal` is

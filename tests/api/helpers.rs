@@ -215,6 +215,13 @@ impl TestApp {
         self.send(builder.body(body.into()).unwrap()).await
     }
 
+    /// A JSON POST that must answer 200: its JSON body.
+    pub async fn post_ok(&self, path: &str, body: &Value) -> Value {
+        let r = self.post_json(path, body).await;
+        assert_eq!(r.status, StatusCode::OK, "{body}: {}", String::from_utf8_lossy(&r.body));
+        r.json()
+    }
+
     pub async fn post_json(&self, path: &str, body: &Value) -> TestResponse {
         self.post_raw(path, Some("application/json"), body.to_string()).await
     }

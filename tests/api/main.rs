@@ -2,6 +2,7 @@
 
 mod analyze;
 mod arena;
+mod backgammon;
 mod catalog;
 mod chess;
 mod connect_four;
@@ -15,6 +16,8 @@ mod fairy;
 #[path = "../support/fairy_stockfish.rs"]
 mod fairy_support;
 mod games;
+#[path = "../support/gnubg.rs"]
+mod gnubg_support;
 mod headers;
 mod health;
 mod helpers;

@@ -48,6 +48,8 @@ pub struct ExactRace {
 
 impl ExactRace {
     fn from_win(win: f64) -> ExactRace {
+        // The table's sums of 36ths can stray past 0 or 1 by a rounding.
+        let win = win.clamp(0.0, 1.0);
         ExactRace {
             win,
             win_gammon: 0.0,

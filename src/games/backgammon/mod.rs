@@ -10,13 +10,21 @@
 //!   above re-exported);
 //! - [`bearoff`]: the exact two-sided bear-off table;
 //! - [`gnubg`]: GNU Backgammon's evaluations, from a bounded pool of
-//!   processes (never linked: it is GPL).
+//!   processes (never linked: it is GPL);
+//! - [`api`]: the HTTP shapes of `/backgammon/move` and `/cube`;
+//! - [`answer`]: their answers, from the exact table or gnubg;
+//! - [`settings`]: the flags of the gnubg pool;
+//! - [`served`]: the game as the registry serves it.
 
+pub mod answer;
+pub mod api;
 pub mod bearoff;
 pub mod board;
 pub mod gnubg;
 pub mod plays;
 pub mod position_id;
 pub mod rules;
+pub mod served;
+pub mod settings;
 
 pub use rules::*;

@@ -110,7 +110,7 @@
 //! middle game takes longer than the opening's at 2- and 3-ply.
 //!
 //! The request's time budget picks the depth
-//! ([`protocol::plies_for_budget`]: 0-ply under 100 ms, 1-ply under 1 s,
+//! ([`protocol::plies_for_budget`]: 0-ply under 100 ms, 1-ply under 0.9 s,
 //! 2-ply under 8 s, 3-ply from 8 s), a level's own depth being a
 //! ceiling; the budget left once a process is in hand counts (waiting
 //! and a cold start are the budget's too). An answer later than the

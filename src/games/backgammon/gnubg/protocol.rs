@@ -91,8 +91,10 @@ pub const MAX_PLIES: u8 = 3;
 pub fn plies_for_budget(budget: Duration) -> u8 {
     match budget.as_millis() {
         0..=99 => 0,
-        100..=999 => 1,
-        1000..=7999 => 2,
+        100..=899 => 1,
+        // From 0.9 s, so that the default second (less the wait for a
+        // process) gets gnubg's own default, 2-ply.
+        900..=7999 => 2,
         _ => 3,
     }
 }
@@ -314,6 +316,7 @@ mod tests {
     fn the_budget_buys_plies_in_steps() {
         assert_eq!(plies_for_budget(Duration::from_millis(20)), 0);
         assert_eq!(plies_for_budget(Duration::from_millis(500)), 1);
+        assert_eq!(plies_for_budget(Duration::from_millis(990)), 2);
         assert_eq!(plies_for_budget(Duration::from_secs(2)), 2);
         assert_eq!(plies_for_budget(Duration::from_secs(30)), 3);
     }
