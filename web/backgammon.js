@@ -6,6 +6,13 @@
 // at the ends), {roll}, {double}, {take}, {pass}. The page knows no rules:
 // which checkers may move, and where, comes from m.legal_moves.
 //
+// On the analysis board (backgammon-rules.js) the person plays both seats:
+// "me" stays the bottom seat, state.deciding says which seat decides now
+// ("opponent": the top one; a match's state has none, the person always
+// deciding there), and state.names names the seats. The deciding side is
+// turned to its own view for the clicks and the questions to the service,
+// whose plays and answers are in the mover's numbering.
+//
 // Drawn as usual from the person's side: their home board bottom right
 // (points 1-6 right to left, 7-12 on to the left), 13-24 along the top left
 // to right, the bar in the middle, the borne-off tray on the right.
@@ -110,10 +117,10 @@ const isTop = (p) => p >= 13;
 const checkerY = (top, i) => (top ? TOP + R + 1 + i * STEP : BOTTOM - R - 1 - i * STEP);
 
 // Where an arrow of the best play starts or ends: a point's middle, the
-// person's half of the bar, their half of the tray.
-function anchor(where) {
-  if (where === "bar") return [BAR_X + BAR_W / 2, MID_Y + 70];
-  if (where === "off") return [TRAY_X + TRAY_W / 2, BOTTOM - 90];
+// mover's half of the bar, their half of the tray (the top seat's above).
+function anchor(where, top) {
+  if (where === "bar") return [BAR_X + BAR_W / 2, top ? MID_Y - 70 : MID_Y + 70];
+  if (where === "off") return [TRAY_X + TRAY_W / 2, top ? TOP + 90 : BOTTOM - 90];
   const p = Number(where);
   return [pointX(p) + PW / 2, isTop(p) ? TOP + 95 : BOTTOM - 95];
 }
@@ -130,6 +137,40 @@ function legalPlays(m) {
   return (m.legal_moves ?? []).filter((mv) => Array.isArray(mv.play)).map((mv) => mv.play);
 }
 const canDo = (m, kind) => (m.legal_moves ?? []).some((mv) => mv[kind] === true);
+// A chance move due (the analysis board stepped back to before a roll): its
+// face is thrown by the board when the person asks for it.
+const diceDue = (m) => (m.legal_moves ?? []).some((mv) => "roll" in mv && mv.roll === null);
+
+// The side deciding now, seen from its own seat: in a match always the
+// person; on the analysis board maybe the top seat, whose point p is the
+// bottom seat's 25 - p. `where` turns a place between the two numberings
+// (either way: the turn is its own inverse).
+function seat(st) {
+  const top = st.deciding === "opponent";
+  return {
+    top,
+    board: top ? flipBoard(st.board) : st.board,
+    cube: top ? flipCube(st.cube) : st.cube,
+    match: top ? flipMatch(st.match) : st.match ?? undefined,
+    shown: (b) => (top ? flipBoard(b) : b),
+    where: (w) => (top && key(w) !== "bar" && key(w) !== "off" ? String(25 - Number(w)) : key(w)),
+  };
+}
+
+// Who the texts name: in a match the person and the AI; on the analysis
+// board the seats' names (state.names), the person playing both.
+function words(st) {
+  const named = st.names;
+  const decider = st.deciding === "opponent" ? "opponent" : "me";
+  return {
+    decider,
+    other: OWNER_SWAP[decider],
+    label: (side) => (named ? named[side] : side === "me" ? "You" : "AI"),
+    name: (side) => (named ? named[side] : side === "me" ? "you" : "the AI"),
+    whose: (side) => (named ? `${named[side]}'s` : side === "me" ? "your" : "the AI's"),
+  };
+}
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 // What is left of `play` once the steps in `chosen` are taken out (as a
 // multiset: the same play may be listed in another order than clicked), or
@@ -255,9 +296,9 @@ function place(where, label, ui, attrs) {
   });
 }
 
-function countLabel(n) {
+function countLabel(n, w) {
   if (n === 0) return "empty";
-  const who = n > 0 ? "your" : "the AI's";
+  const who = w.whose(n > 0 ? "me" : "opponent");
   return `${Math.abs(n)} of ${who} checker${Math.abs(n) === 1 ? "" : "s"}`;
 }
 
@@ -267,7 +308,7 @@ function drawPoint(p, n, ui) {
   const base = top ? TOP : BOTTOM;
   const tip = top ? TOP + TRI : BOTTOM - TRI;
   const owner = n > 0 ? "me" : n < 0 ? "opponent" : "";
-  const g = place(key(p), `point ${p}: ${countLabel(n)}`, ui, { "data-count": n, "data-owner": owner || undefined });
+  const g = place(key(p), `point ${p}: ${countLabel(n, ui.words)}`, ui, { "data-count": n, "data-owner": owner || undefined });
   g.append(
     s("rect", { class: "bg-hit", x, y: top ? TOP : BOTTOM - HALF, width: PW, height: HALF }),
     s("polygon", { class: `bg-tri ${p % 2 ? "odd" : "even"}`, points: `${x},${base} ${x + PW},${base} ${x + PW / 2},${tip}` }),
@@ -275,7 +316,9 @@ function drawPoint(p, n, ui) {
   );
   if (n) stack(g, x + PW / 2, (i) => checkerY(top, i), Math.abs(n), owner);
   if (ui.targets.has(key(p))) {
-    const i = n > 0 ? Math.min(n, SHOWN) : 0;
+    // The mark sits on top of the mover's own checkers there.
+    const own = ui.top ? -n : n;
+    const i = own > 0 ? Math.min(own, SHOWN) : 0;
     g.append(s("circle", { class: "bg-mark", cx: x + PW / 2, cy: checkerY(top, i), r: 6 }));
   }
   return g;
@@ -283,7 +326,8 @@ function drawPoint(p, n, ui) {
 
 // The bar: the AI's checkers above the middle, the person's below.
 function drawBar(b, ui) {
-  const label = `bar: ${b.bar.me} of yours, ${b.bar.opponent} of the AI's`;
+  const w = ui.words;
+  const label = `bar: ${b.bar.me} of ${w.whose("me")} checkers, ${b.bar.opponent} of ${w.whose("opponent")}`;
   const g = place("bar", label, ui, { "data-me": b.bar.me, "data-opponent": b.bar.opponent });
   const cx = BAR_X + BAR_W / 2;
   g.append(s("rect", { class: "bg-hit", x: BAR_X, y: TOP, width: BAR_W, height: BOTTOM - TOP }));
@@ -295,7 +339,8 @@ function drawBar(b, ui) {
 // The tray: the AI's borne-off checkers at the top, the person's at the
 // bottom, each as thin slices with its count in the middle.
 function drawTray(b, ui) {
-  const label = `borne off: ${b.off.me} of yours, ${b.off.opponent} of the AI's`;
+  const w = ui.words;
+  const label = `borne off: ${b.off.me} of ${w.whose("me")} checkers, ${b.off.opponent} of ${w.whose("opponent")}`;
   const g = place("off", label, ui, { "data-me": b.off.me, "data-opponent": b.off.opponent });
   g.append(s("rect", { class: "bg-hit", x: TRAY_X, y: TOP, width: TRAY_W, height: BOTTOM - TOP }));
   const slice = (owner, y) => s("rect", { class: `bg-slice ${owner}`, x: TRAY_X + 5, y, width: TRAY_W - 10, height: 8, rx: 2 });
@@ -306,7 +351,7 @@ function drawTray(b, ui) {
     s("text", { class: "bg-off-count opponent", x: cx, y: MID_Y - 8, "aria-hidden": "true" }, b.off.opponent),
     s("text", { class: "bg-off-count me", x: cx, y: MID_Y + 18, "aria-hidden": "true" }, b.off.me),
   );
-  if (ui.targets.has("off")) g.append(s("circle", { class: "bg-mark", cx, cy: BOTTOM - 25, r: 7 }));
+  if (ui.targets.has("off")) g.append(s("circle", { class: "bg-mark", cx, cy: ui.top ? TOP + 25 : BOTTOM - 25, r: 7 }));
   return g;
 }
 
@@ -332,13 +377,13 @@ function drawDice(dice, mine) {
 
 // The cube: in the bar's middle when nobody owns it, else at its owner's
 // end of the tray. A centred cube shows 64, as on a real one.
-function drawCube(cube) {
+function drawCube(cube, w) {
   const at = {
     centre: [BAR_X + BAR_W / 2, MID_Y],
     opponent: [TRAY_X + TRAY_W / 2, TOP + 20],
     me: [TRAY_X + TRAY_W / 2, BOTTOM - 20],
   }[cube.owner] ?? [BAR_X + BAR_W / 2, MID_Y];
-  const where = { centre: "in the middle", me: "yours", opponent: "the AI's" }[cube.owner] ?? cube.owner;
+  const where = cube.owner === "centre" ? "in the middle" : cube.owner in OWNER_SWAP ? w.whose(cube.owner) : cube.owner;
   const g = s("g", { class: "bg-cube", "data-cube-value": cube.value, "data-cube-owner": cube.owner, role: "img",
     "aria-label": `doubling cube at ${cube.value}, ${where}` });
   g.append(
@@ -349,8 +394,9 @@ function drawCube(cube) {
 }
 
 // The analysis's best play as arrows, its points marked (best-from,
-// best-move: the same classes every game's best move uses).
-function drawBest(svg, steps) {
+// best-move: the same classes every game's best move uses). The steps are
+// in the mover's numbering: `view` places them on the board.
+function drawBest(svg, steps, view) {
   const g = s("g", { class: "bg-best", "data-best-play": playText(steps) });
   const defs = s("defs");
   const head = s("marker", { id: "bg-arrowhead", markerWidth: 4, markerHeight: 4, refX: 2, refY: 2, orient: "auto" });
@@ -358,11 +404,12 @@ function drawBest(svg, steps) {
   defs.append(head);
   g.append(defs);
   for (const st of steps) {
-    const [x1, y1] = anchor(key(st.from));
-    const [x2, y2] = anchor(key(st.to));
+    const [from, to] = [view.where(st.from), view.where(st.to)];
+    const [x1, y1] = anchor(from, view.top);
+    const [x2, y2] = anchor(to, view.top);
     g.append(s("line", { class: "bg-arrow", x1, y1, x2, y2, "marker-end": "url(#bg-arrowhead)", "data-step": stepText(st) }));
-    svg.querySelector(`[data-point="${key(st.from)}"]`)?.classList.add("best-from");
-    svg.querySelector(`[data-point="${key(st.to)}"]`)?.classList.add("best-move");
+    svg.querySelector(`[data-point="${from}"]`)?.classList.add("best-from");
+    svg.querySelector(`[data-point="${to}"]`)?.classList.add("best-move");
   }
   svg.append(g);
 }
@@ -377,7 +424,7 @@ function drawBoard(board, dice, cube, mine, ui) {
   for (let p = 1; p <= 24; p++) svg.append(drawPoint(p, board.points[p - 1], ui));
   svg.append(drawBar(board, ui), drawTray(board, ui));
   if (dice.length) svg.append(drawDice(dice, mine));
-  svg.append(drawCube(cube));
+  svg.append(drawCube(cube, ui.words));
   return svg;
 }
 
@@ -393,17 +440,30 @@ function sideLine(who, side, pips, board, extra) {
   );
 }
 
+// The analysis board's match goes on past a game's end: the last game's
+// result is said beside the score.
+function lastGameText(st, w) {
+  const g = st.last_game;
+  if (!g || !(g.winner in OWNER_SWAP)) return "";
+  const how = g.how === "pass" ? ", the double passed" : g.how && g.how !== "single" ? ` (${g.how})` : "";
+  return ` ${capital(w.name(g.winner))} won the last game: ${g.points} point${g.points === 1 ? "" : "s"}${how}.`;
+}
+
 function scoreText(st) {
   const mt = st.match;
+  const w = words(st);
   if (!mt) return `Money game, cube at ${st.cube.value}.`;
-  return `Match to ${mt.length}: you ${mt.score.me}, AI ${mt.score.opponent}${mt.crawford ? " (Crawford game)" : ""}.`;
+  const score = `${w.name("me")} ${mt.score.me}, ${w.name("opponent")} ${mt.score.opponent}`;
+  return `Match to ${mt.length}: ${score}${mt.crawford ? " (Crawford game)" : ""}.${lastGameText(st, w)}`;
 }
 
 // The best play of the latest analysis, kept so the board redrawn after a
 // click still shows it; `current` redraws the board on the page.
 let best = null;
 let current = null;
-const positionKey = (m) => `${m.id}:${m.ply}`;
+// The analysis board's ply alone does not name a position (a step back and
+// another move make another one at the same ply): the position is in it.
+const positionKey = (m) => `${m.id}:${m.ply}:${JSON.stringify([m.state.board, m.state.dice, m.state.deciding])}`;
 
 // ---- analysis -------------------------------------------------------------
 
@@ -425,12 +485,12 @@ const flipEquity = (q) =>
 const flipChances = (p) =>
   p && { win: 1 - p.win, win_gammon: p.lose_gammon, win_backgammon: p.lose_backgammon, lose_gammon: p.win_gammon, lose_backgammon: p.win_backgammon };
 
-function chances(p) {
+function chances(p, w) {
   if (!p) return null;
   return h(
     "p",
     { class: "bg-chances", dataset: { win: p.win } },
-    `Your chances: win ${percent(p.win)} (gammon ${percent(p.win_gammon)}, backgammon ${percent(p.win_backgammon)}); `,
+    `${capital(w.whose(w.decider))} chances: win ${percent(p.win)} (gammon ${percent(p.win_gammon)}, backgammon ${percent(p.win_backgammon)}); `,
     `lose ${percent(1 - p.win)} (gammon ${percent(p.lose_gammon)}, backgammon ${percent(p.lose_backgammon)}).`,
   );
 }
@@ -452,7 +512,9 @@ async function analyzePlay(m, evaluate) {
     markBest('.bg-actions [data-key="no-move"]');
     return h("p", {}, "No legal move with this roll: the only thing to do is pass.");
   }
-  const a = await analyse("/backgammon/move", { board: st.board, dice: st.dice, cube: st.cube, match: st.match ?? undefined, max_ms: 800 });
+  // Asked from the mover's seat; the answer's play is in its numbering.
+  const view = seat(st);
+  const a = await analyse("/backgammon/move", { board: view.board, dice: st.dice, cube: view.cube, match: view.match, max_ms: 800 });
   evaluate(a.evaluation);
   best = { key: positionKey(m), steps: a.play };
   if (current?.key === best.key) current.redraw();
@@ -468,21 +530,24 @@ async function analyzePlay(m, evaluate) {
     h("h3", {}, "The best plays, as POST /backgammon/move ranks them (arrows on the board)"),
     h("p", {}, `Best: ${playText(a.play)}.`),
     h("table", {}, h("thead", {}, h("tr", {}, h("th", {}, "#"), h("th", { class: "play" }, "play"), h("th", {}, "equity"), h("th", {}, "loss"))), h("tbody", {}, rows)),
-    chances(a.probabilities),
+    chances(a.probabilities, words(st)),
     equityLine(a.equity, Boolean(st.match)),
     depthNote(a),
   );
 }
 
-// The cube: before the roll the person may double; after the AI's double
-// they take or pass. The service judges from the doubler's side, so for a
-// response the position goes in flipped and the answer is turned back.
+// The cube: before the roll the side on roll may double; after a double
+// the other side takes or passes. The service judges from the doubler's
+// side, so for a response the decider's position goes in flipped and the
+// answer is turned back.
 async function analyzeCube(m, evaluate) {
   const st = m.state;
+  const w = words(st);
   const responding = st.awaiting === "cube_response";
+  const mine = seat(st);
   const view = responding
-    ? { board: flipBoard(st.board), cube: flipCube(st.cube), match: flipMatch(st.match) }
-    : { board: st.board, cube: st.cube, match: st.match ?? undefined };
+    ? { board: flipBoard(mine.board), cube: flipCube(mine.cube), match: flipMatch(mine.match) }
+    : { board: mine.board, cube: mine.cube, match: mine.match };
   const a = await analyse("/backgammon/cube", { ...view, max_ms: 800 });
   evaluate(responding ? flipEvaluation(a.evaluation) : a.evaluation);
   const eq = a.equities ?? {};
@@ -496,9 +561,9 @@ async function analyzeCube(m, evaluate) {
   } else {
     const doubling = a.action === "double" || a.action === "redouble";
     action = canDo(m, "double") && doubling && !a.too_good ? "double" : "roll";
-    if (!canDo(m, "double")) advice = "You cannot double now: roll.";
+    if (!canDo(m, "double")) advice = `${capital(w.name(w.decider))} cannot double now: roll.`;
     else if (a.too_good) advice = "Too good to double: roll on and play for a gammon.";
-    else if (doubling) advice = `${a.action === "redouble" ? "Redouble" : "Double"}; the AI should ${a.response ?? "take"}.`;
+    else if (doubling) advice = `${a.action === "redouble" ? "Redouble" : "Double"}; ${w.name(w.other)} should ${a.response ?? "take"}.`;
     else advice = "No double: just roll.";
     rows = [["roll", "No double", eq.no_double], ["double", "Double, take", eq.double_take], ["double-pass", "Double, pass", eq.double_pass]];
   }
@@ -506,15 +571,15 @@ async function analyzeCube(m, evaluate) {
   return h(
     "div",
     { class: "bg-analysis", dataset: { action, cubeAction: a.action ?? "", response: a.response ?? "" } },
-    h("h3", {}, `The cube, as POST /backgammon/cube sees it${responding ? " (your equities, after the AI's double)" : ""}`),
+    h("h3", {}, `The cube, as POST /backgammon/cube sees it${responding ? ` (${w.whose(w.decider)} equities, after ${w.whose(w.other)} double)` : ""}`),
     h("p", { class: "bg-advice" }, advice),
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("th", {}, "choice"), h("th", {}, "your equity"))),
+      h("thead", {}, h("tr", {}, h("th", {}, "choice"), h("th", {}, `${w.whose(w.decider)} equity`))),
       h("tbody", {}, rows.map(([k, name, e]) => h("tr", { class: k === action ? "best" : "", dataset: { choice: k } }, h("td", {}, name), h("td", {}, signed(e))))),
     ),
-    chances(responding ? flipChances(a.probabilities) : a.probabilities),
+    chances(responding ? flipChances(a.probabilities) : a.probabilities, w),
     equityLine(responding ? flipEquity(a.equity) : a.equity, Boolean(st.match)),
     depthNote(a),
   );
@@ -580,6 +645,10 @@ export default {
     const st = m.state;
     const open = m.status === "in_progress";
     const root = h("div", { class: "bg", dataset: { awaiting: st.awaiting ?? "" } });
+    // The steps clicked so far and the picked checker are in the mover's
+    // numbering (the legal plays'); `view` turns them onto the board.
+    const view = seat(st);
+    const w = words(st);
     const chosen = []; // the steps of the checker play clicked so far
     let selected = null;
 
@@ -590,36 +659,44 @@ export default {
     };
     const redraw = () => {
       const focused = root.contains(document.activeElement) ? document.activeElement.dataset?.key : undefined;
-      const board = applySteps(st.board, chosen);
+      const moved = applySteps(view.board, chosen);
+      const board = view.shown(moved);
       const playing = open && st.awaiting === "play";
-      const choice = playing ? playChoice(m, board, chosen) : { sources: new Set(), targets: () => new Map(), complete: null, longer: false };
+      const choice = playing ? playChoice(m, moved, chosen) : { sources: new Set(), targets: () => new Map(), complete: null, longer: false };
       // One checker to move (say from the bar): it is picked already.
       if (!selected && choice.sources.size === 1) selected = [...choice.sources][0];
       if (selected && !choice.sources.has(selected)) selected = null;
       const targets = selected ? choice.targets(selected) : new Map();
-      const ui = { sources: choice.sources, targets, selected, click };
+      const ui = {
+        sources: new Set([...choice.sources].map(view.where)),
+        targets: new Map([...targets].map(([where, step]) => [view.where(where), step])),
+        selected: selected && view.where(selected),
+        click: (where) => click(view.where(where)),
+        top: view.top,
+        words: w,
+      };
       const pips = chosen.length ? pipsOf(board) : st.pips ?? pipsOf(board);
       const svg = drawBoard(board, diceUse(st.dice, chosen), st.cube, st.to_move !== "opponent", ui);
-      if (best?.key === positionKey(m)) drawBest(svg, best.steps);
+      if (best?.key === positionKey(m)) drawBest(svg, best.steps, view);
       root.replaceChildren(
-        sideLine("AI", "opponent", pips, board),
+        sideLine(w.label("opponent"), "opponent", pips, board),
         svg,
-        sideLine("You", "me", pips, board, h("span", { class: "muted bg-score" }, scoreText(st))),
+        sideLine(w.label("me"), "me", pips, board, h("span", { class: "muted bg-score" }, scoreText(st))),
         actions(choice),
       );
       if (focused) root.querySelector(`[data-key="${focused}"]`)?.focus();
     };
     current = { key: positionKey(m), redraw };
 
+    // `where` in the mover's numbering.
     function click(where) {
       if (busy?.()) return;
-      const board = applySteps(st.board, chosen);
-      const choice = playChoice(m, board, chosen);
+      const choice = playChoice(m, applySteps(view.board, chosen), chosen);
       const step = selected ? choice.targets(selected).get(where) : undefined;
       if (step) {
         chosen.push(step);
         selected = null;
-        const after = playChoice(m, applySteps(st.board, chosen), chosen);
+        const after = playChoice(m, applySteps(view.board, chosen), chosen);
         // A whole legal play: sent as the legal list has it, so the
         // server sees exactly one of its own plays.
         if (after.complete && !after.longer) send({ play: after.complete });
@@ -636,8 +713,9 @@ export default {
     function actions(choice) {
       const bar = h("div", { class: "bg-actions" });
       if (!open) return bar;
+      if (diceDue(m)) bar.append(button("dice", st.awaiting === "opening" ? "Roll the opening dice" : "Roll the dice", { roll: null }, true));
       if (canDo(m, "roll")) bar.append(button("roll", "Roll", { roll: true }, true));
-      if (canDo(m, "double")) bar.append(button("double", st.cube.owner === "me" ? "Redouble" : "Double", { double: true }));
+      if (canDo(m, "double")) bar.append(button("double", view.cube.owner === "me" ? "Redouble" : "Double", { double: true }));
       if (canDo(m, "take")) bar.append(button("take", "Take", { take: true }, true));
       if (canDo(m, "pass")) bar.append(button("pass", "Pass", { pass: true }));
       if (st.awaiting !== "play") return bar;
@@ -670,6 +748,7 @@ export default {
     const awaiting = m.state.awaiting;
     if (awaiting === "play") return analyzePlay(m, evaluate);
     if (awaiting === "cube_or_roll" || awaiting === "cube_response") return analyzeCube(m, evaluate);
+    if (diceDue(m)) return h("p", {}, "The dice are due: nothing to decide before they are thrown.");
     return h("p", {}, "Nothing for you to decide here.");
   },
 };

@@ -1228,6 +1228,27 @@ class Playground(unittest.TestCase):
         )
         self.assertEqual(got, [counts for _, _, counts in cases])
 
+    def test_the_pages_backgammon_rules_count_the_opening_plays(self):
+        # The analysis board's own backgammon move generator
+        # (web/backgammon-rules.js) against the known counts of distinct
+        # resulting positions from the start: 3-1 has 16 and 3-3 has 73 (as
+        # GNU Backgammon lists them), 6-6 11 and 1-1 42 (the server's rules
+        # tests). The start looks the same from both seats: the same counts
+        # for White and for Red.
+        cases = [("3-1", 16), ("3-3", 73), ("6-6", 11), ("1-1", 42)]
+        got = self.driver.execute_async_script(
+            """
+            const [cases, done] = arguments;
+            import("/playground/backgammon-rules.js").then(({ default: rules }) => {
+              const start = rules.format(rules.start({}));
+              const count = (turn) => rules.legal(rules.parse(start.replace("opening", turn))).length;
+              done(cases.map(([roll]) => [count(`white ${roll}`), count(`red ${roll}`)]));
+            });
+            """,
+            cases,
+        )
+        self.assertEqual(got, [[n, n] for _, n in cases])
+
     def test_xiangqi_and_shogi_on_the_analysis_board(self):
         self.start_board("xiangqi")
         for uci in ("h3e3", "h10g8"):
