@@ -19,10 +19,11 @@ FROM debian:bookworm-slim
 # curl is for the HEALTHCHECK only. stockfish is the chess engine (Debian's
 # package, at /usr/games/stockfish, where kibitz finds it); without it the
 # server still runs and answers chess requests with 503. fairy-stockfish
-# (/usr/games/fairy-stockfish) is xiangqi's and shogi's, likewise optional.
+# (/usr/games/fairy-stockfish) is xiangqi's and shogi's, gnubg
+# (/usr/games/gnubg, run without its GUI) backgammon's, likewise optional.
 # hadolint ignore=DL3008
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends ca-certificates curl stockfish fairy-stockfish \
+    && apt-get install -y --no-install-recommends ca-certificates curl stockfish fairy-stockfish gnubg \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin kibitz
 WORKDIR /app

@@ -183,6 +183,11 @@ if ! grep -q '"action":"roll"' <<< "$answer" || ! grep -q '"win_probability":0.5
   fail "unexpected Pig decision"
 fi
 
+answer=$(curl -fsS -H 'Content-Type: application/json' \
+  -d '{"position": "4HPwATDgc/ABMA", "dice": [3, 1], "max_ms": 500}' "$url/backgammon/move")
+say "POST /backgammon/move (gnubg in the image): ${answer:0:120}..."
+grep -q '"notation":"8/5 6/5"' <<< "$answer" || fail "gnubg did not make the 5 point with the opening 3-1"
+
 say "a whole tic-tac-toe match"
 created=$($play new "$url")
 read -r id token <<< "$created"

@@ -127,7 +127,7 @@ games!(
     matches kalah::matches::KalahMatch, served kalah::KalahGame, commands kalah::book::KalahCommand;
     matches xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings, commands xiangqi::cli::PerftCommand;
     matches shogi::matches::ShogiMatch, served shogi::ShogiGame, settings shogi::settings::ShogiSettings;
-    served backgammon::served::BackgammonGame, settings backgammon::settings::BackgammonSettings;
+    matches backgammon::matches::BackgammonMatch, served backgammon::served::BackgammonGame, settings backgammon::settings::BackgammonSettings;
 );
 
 /// Whether two ids are the same (`str`'s `==` is not usable in a const).

@@ -293,6 +293,7 @@ fn every_name_a_game_lists_is_one_of_its_players_and_reads_back() {
         (kind("kalah"), "best, greedy, random, level:N (1..10)"),
         (kind("xiangqi"), "best, random, level:N (1..10)"),
         (kind("shogi"), "best, random, level:N (1..10)"),
+        (kind("backgammon"), "best, random, level:N (1..10)"),
     ];
     assert_eq!(lists.len(), ARENA_GAMES.all().len());
     for (game, list) in lists {

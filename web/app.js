@@ -385,7 +385,7 @@ function showHistory(m, game) {
       { class: `actor-${e.actor}`, value: e.ply },
       h("span", { class: "who" }, ACTOR[e.actor] ?? e.actor),
       " ",
-      e.actor === "dice" ? `rolled ${e.roll}` : game.describeMove(e.move, m),
+      e.actor === "dice" ? (game.describeRoll?.(e.roll) ?? `rolled ${e.roll}`) : game.describeMove(e.move, m),
     ),
   );
   $("history").replaceChildren(...items);

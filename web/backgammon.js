@@ -641,6 +641,12 @@ export default {
     return describe(mv);
   },
 
+  // A roll's face is both dice as one number (31: 3-1); the opening
+  // roll's first digit is the first player's die.
+  describeRoll(face) {
+    return `rolled ${Math.floor(face / 10)}-${face % 10}`;
+  },
+
   render(m, { play, busy }) {
     const st = m.state;
     const open = m.status === "in_progress";

@@ -120,6 +120,7 @@ pub async fn review<P: EnginePosition>(
             judgment: judge(loss, &best == played),
             exact: false,
             value: first_player_value(seat, win_after / 100.0),
+            equity_loss: None,
         });
     }
     let mut review = Review::new(record.game, names, entries);

@@ -153,6 +153,16 @@ pub enum EndReason {
     /// Shogi: both kings entered and the side to move declared under the
     /// 24-point rule.
     Impasse,
+    /// Backgammon: the last game was won by bearing off, the loser having
+    /// borne off a checker (a single game).
+    BorneOff,
+    /// Backgammon: the loser had borne off none (twice the cube).
+    Gammon,
+    /// Backgammon: a gammon with a loser's checker still on the bar or in
+    /// the winner's home board (three times the cube).
+    Backgammon,
+    /// Backgammon: a double was passed (the cube's value before it).
+    DoublePassed,
 }
 
 /// `{"winner": ..., "reason": ..., "scores": {"human", "ai"}}` (scores only

@@ -225,6 +225,7 @@ fn judged<G: Game, V: MoveValue>(
         judgment: judge(loss, verdict.as_ref().is_some_and(|v| v.among_best)),
         exact: verdict.is_some_and(|v| v.exact),
         value: first_player_value(decision.seat, mine.points()),
+        equity_loss: None,
     }
 }
 

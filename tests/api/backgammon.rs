@@ -2,11 +2,12 @@
 //! the plays every engine agrees on for the opening rolls, exact races
 //! against a count written here, the cube, and the request's errors.
 
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use crate::gnubg_support::gnubg;
 use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb};
+use crate::matches::authorized;
 
 const MOVE: &str = "/backgammon/move";
 const CUBE: &str = "/backgammon/cube";
@@ -225,4 +226,121 @@ async fn bad_positions_dice_cubes_and_scores_are_422_naming_the_field() {
         let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
         assert!(detail.contains(named), "{body}: {detail}");
     }
+}
+
+/// Plays a move in a match and returns the match (must be 200).
+async fn play(app: &TestApp, m: &Value, token: &str, mv: Value) -> Value {
+    let path = format!("/matches/{}/moves", m["id"].as_str().unwrap());
+    let body = json!({"ply": m["ply"], "move": mv});
+    let r = authorized(app, Method::POST, &path, Some(token), Some(&body)).await;
+    assert_eq!(r.status, StatusCode::OK, "{body}: {}", String::from_utf8_lossy(&r.body));
+    r.json()
+}
+
+#[tokio::test]
+async fn a_match_with_the_cube_plays_to_its_length_and_is_reviewed_in_equity() {
+    if gnubg().is_none() {
+        return;
+    }
+    let app = spawn_app().await;
+    let r = app
+        .post_json(
+            "/matches",
+            &json!({"game": "backgammon", "options": {"match_length": 3}, "ai": {"level": 5}}),
+        )
+        .await;
+    assert_eq!(r.status, StatusCode::CREATED, "{}", String::from_utf8_lossy(&r.body));
+    let mut m = r.json();
+    let token = m["token"].as_str().unwrap().to_string();
+    // The opening roll is the history's first entry: two different dice.
+    let opening = m["history"][0]["roll"].as_u64().expect("the opening roll");
+    assert_ne!(opening / 10, opening % 10, "{m}");
+    // A play that is not one of the roll's is refused, the match unchanged.
+    if m["state"]["awaiting"] == "play" {
+        let path = format!("/matches/{}/moves", m["id"].as_str().unwrap());
+        let bad = json!({"ply": m["ply"], "move": {"play": [{"from": 1, "to": "off"}]}});
+        let r = authorized(&app, Method::POST, &path, Some(&token), Some(&bad)).await;
+        assert!(r.status.is_client_error(), "{}", String::from_utf8_lossy(&r.body));
+    }
+    let mut doubled = false;
+    for _ in 0..2000 {
+        if m["status"] == "finished" {
+            break;
+        }
+        let legal = m["legal_moves"].as_array().expect("legal moves").clone();
+        let state = &m["state"];
+        // Pips agree with the board.
+        let points = state["board"]["points"].as_array().unwrap();
+        let mine: i64 = points
+            .iter()
+            .enumerate()
+            .map(|(i, n)| n.as_i64().unwrap().max(0) * (i as i64 + 1))
+            .sum();
+        let bar = state["board"]["bar"]["me"].as_i64().unwrap();
+        assert_eq!(state["pips"]["me"].as_i64(), Some(mine + 25 * bar), "{state}");
+        let mv = match state["awaiting"].as_str() {
+            Some("cube_or_roll") => {
+                assert!(
+                    legal.contains(&json!({"roll": true})) && legal.contains(&json!({"double": true})),
+                    "{m}"
+                );
+                if !doubled && state["match"]["crawford"] == false {
+                    doubled = true;
+                    json!({"double": true})
+                } else {
+                    json!({"roll": true})
+                }
+            }
+            Some("cube_response") => json!({"take": true}),
+            Some("play") => {
+                // The first listed play, sent with the dice thrown.
+                let mut play = legal[0].clone();
+                assert_eq!(play["dice"], state["dice"], "{play}");
+                play.as_object_mut().unwrap().remove("dice");
+                play
+            }
+            other => panic!("awaiting {other:?} in {m}"),
+        };
+        m = play(&app, &m, &token, mv).await;
+    }
+    assert_eq!(m["status"], "finished", "{m}");
+    let score = &m["result"]["scores"];
+    assert!(
+        score["human"].as_i64().unwrap().max(score["ai"].as_i64().unwrap()) >= 3,
+        "{m}"
+    );
+    assert!(["borne_off", "gammon", "backgammon", "double_passed"].contains(&m["result"]["reason"].as_str().unwrap()));
+
+    let path = format!("/matches/{}/review", m["id"].as_str().unwrap());
+    let r = authorized(&app, Method::GET, &path, Some(&token), None).await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    let review = r.json();
+    let entries = review["moves"].as_array().unwrap();
+    assert!(
+        entries
+            .iter()
+            .all(|e| e["equity_loss"].as_f64().is_some_and(|l| l >= 0.0)),
+        "{review}"
+    );
+    // The judgments follow gnubg's thresholds on the equity lost.
+    for e in entries.iter().filter(|e| e["judgment"] != "best") {
+        let lost = e["equity_loss"].as_f64().unwrap();
+        let expected = match lost {
+            l if l < 0.04 => "good",
+            l if l < 0.08 => "inaccuracy",
+            l if l < 0.16 => "mistake",
+            _ => "blunder",
+        };
+        assert_eq!(e["judgment"], expected, "{e}");
+    }
+    for side in ["human", "ai"] {
+        let player = &review["players"][side];
+        assert!(player["error_rate"].as_f64().is_some_and(|r| r >= 0.0), "{player}");
+        assert!(player["luck"].as_f64().is_some(), "{player}");
+    }
+    // The person played the first listed play every time: some of those
+    // lose equity against the AI's own choices.
+    let human_rate = review["players"]["human"]["error_rate"].as_f64().unwrap();
+    let ai_rate = review["players"]["ai"]["error_rate"].as_f64().unwrap();
+    assert!(human_rate > ai_rate, "{human_rate} against {ai_rate}");
 }

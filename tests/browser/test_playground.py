@@ -548,6 +548,60 @@ class Playground(unittest.TestCase):
         self.assertEqual(len(self.els("#history li")), m["ply"])
         self.shot("kalah.png")
 
+    def backgammon_turn(self, m):
+        """Plays the person's decision on the board by clicking: the cube
+        buttons, or checkers then highlighted points until a whole play is
+        sent."""
+        st = m["state"]
+        before = self.ply()
+        if st["awaiting"] == "cube_or_roll":
+            # Double once when the cube is the person's to turn, else roll.
+            doubled = any(e["move"] and e["move"].get("double") for e in m["history"] if e["actor"] == "human")
+            key = "double" if not doubled and {"double": True} in m["legal_moves"] else "roll"
+            self.el(f'#board button[data-key="{key}"]').click()
+        elif st["awaiting"] == "cube_response":
+            self.el('#board button[data-key="take"]').click()
+        elif st["awaiting"] == "play":
+            if m["legal_moves"] == [{"play": [], "dice": st["dice"]}]:
+                self.el('#board button[data-key="no-move"]').click()
+            else:
+                for _ in range(8):
+                    if self.ply() > before:
+                        break
+                    self.wait_for(lambda: self.els("#board .movable") or self.ply() > before, message="a movable checker")
+                    if self.ply() > before:
+                        break
+                    self.els("#board .movable")[0].click()
+                    self.wait_for(lambda: self.els("#board .target"), message="the legal destinations")
+                    self.els("#board .target")[0].click()
+                    self.wait_for(lambda: self.idle(), message="the step")
+        self.after_move(before)
+
+    def test_backgammon_match_plays_by_clicking_checkers_with_the_cube(self):
+        self.start("backgammon", level=3)
+        m = self.server_match()
+        self.assertEqual(int(self.el("#board [data-pips='me']").text.split()[-1]), m["state"]["pips"]["me"])
+        shown_dice = sorted(int(e.get_attribute("data-die")) for e in self.els("#board [data-die]"))
+        if m["state"]["dice"]:
+            self.assertEqual(sorted(set(shown_dice)), sorted(set(m["state"]["dice"])))
+        self.shot("backgammon.png")
+        for _ in range(300):
+            if self.body_data("status") != "in_progress":
+                break
+            self.backgammon_turn(m)
+            m = self.server_match()
+            points = [int(e.get_attribute("data-count")) for e in sorted(
+                self.els("#board [data-point][data-count]"), key=lambda e: int(e.get_attribute("data-point")))]
+            if len(points) == 24:
+                self.assertEqual(points, m["state"]["board"]["points"], "the board drawn is the server's")
+        self.assertEqual(self.body_data("status"), "finished")
+        m = self.server_match()
+        self.assertIn(m["result"]["reason"], ["borne_off", "gammon", "backgammon", "double_passed"])
+        self.assertTrue(any(e["move"] and e["move"].get("double") for e in m["history"]), "the person doubled")
+        self.assertEqual(len(self.els("#history li")), m["ply"])
+        self.assertTrue(any("rolled" in e.text and "-" in e.text for e in self.els("#history li")), "rolls read as dice")
+        self.shot("backgammon-finished.png")
+
     def chess_pieces_shown(self):
         return {
             e.get_attribute("data-square"): e.get_attribute("data-piece")

@@ -50,8 +50,19 @@ fn engine_problem(error: GnubgError) -> Problem {
     }
 }
 
-/// The time a question may take: the request's budget within a batch's.
-fn limits(services: &Services, max_ms: Option<u64>, shared: Option<&SharedDeadline>) -> Result<SearchLimits, Problem> {
+/// The time a question may take: the request's budget within a batch's,
+/// counted once gnubg is up (the first question starts the pool's
+/// processes first, as the chess engines' does: a start-up is not the
+/// question's time, and would cost it a ply).
+async fn limits(
+    services: &Services,
+    max_ms: Option<u64>,
+    shared: Option<&SharedDeadline>,
+) -> Result<SearchLimits, Problem> {
+    let pool = &engine(&services.solvers).0;
+    if pool.is_available() && pool.processes().spawned() == 0 {
+        pool.warm_up().await.map_err(engine_problem)?;
+    }
     let budget = budget_ms(&services.config, max_ms, shared)?;
     Ok(SearchLimits::within(Duration::from_millis(budget)))
 }
@@ -68,7 +79,7 @@ pub async fn best_play(
     if let Some(answer) = exact_plays(&board, dice).and_then(|plays| MoveAnswer::exact(&board, dice, plays)) {
         return Ok(answer);
     }
-    let limits = limits(services, request.max_ms, shared.as_ref())?;
+    let limits = limits(services, request.max_ms, shared.as_ref()).await?;
     let legal = legal_plays(&board, dice);
     let analysis = engine(&services.solvers)
         .0
@@ -91,7 +102,7 @@ pub async fn cube_decision(
             "a cube decision is made before rolling: send no dice",
         )));
     }
-    let limits = limits(services, request.max_ms, shared.as_ref())?;
+    let limits = limits(services, request.max_ms, shared.as_ref()).await?;
     let decision = engine(&services.solvers)
         .0
         .cube(&situation.for_gnubg(), &Strength::default(), &limits)

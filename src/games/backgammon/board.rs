@@ -59,7 +59,7 @@ impl RulesError {
 
 /// A position from the side to move: who is on roll is part of the view,
 /// not of the data.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Board {
     /// `points[p - 1]` is point `p`: + the mover's checkers, - the
     /// opponent's.
@@ -275,7 +275,7 @@ impl fmt::Debug for Board {
 }
 
 /// A roll of two dice, each 1..=6.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Dice(u8, u8);
 
 impl Dice {

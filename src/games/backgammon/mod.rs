@@ -14,15 +14,22 @@
 //! - [`api`]: the HTTP shapes of `/backgammon/move` and `/cube`;
 //! - [`answer`]: their answers, from the exact table or gnubg;
 //! - [`settings`]: the flags of the gnubg pool;
+//! - [`game`]: a match's state through the `Game` trait (cube, dice,
+//!   games to N points);
+//! - [`matches`]: matches and the arena, the AI on gnubg's levels;
+//! - [`review`]: a match's decisions judged in equity, error rate, luck;
 //! - [`served`]: the game as the registry serves it.
 
 pub mod answer;
 pub mod api;
 pub mod bearoff;
 pub mod board;
+pub mod game;
 pub mod gnubg;
+pub mod matches;
 pub mod plays;
 pub mod position_id;
+pub mod review;
 pub mod rules;
 pub mod served;
 pub mod settings;

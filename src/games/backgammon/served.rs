@@ -6,14 +6,20 @@ use std::sync::Arc;
 
 use super::answer::{self, BackgammonEngine};
 use super::api::{CubeAnswer, MoveAnswer, PositionRequest};
-use crate::catalog::{Endpoints, GameEntry};
+use super::matches::{BackgammonMatch, Options};
+use super::review::{self, HistoryStep};
+use super::rules::MAX_MATCH_LENGTH;
+use crate::arena::strategy::names;
+use crate::catalog::{default_of, other, GameEntry, GameOption};
 use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::review::{ReviewError, Step};
+use crate::review::history::{corrupt, parse, seat_of};
+use crate::review::Step;
 use crate::serve::{endpoints, PostEndpoint, QueryRoutes, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
+use crate::store::StoredMatch;
 
 pub struct BackgammonGame;
 
@@ -21,6 +27,7 @@ impl ServedGame for BackgammonGame {
     const ID: &'static str = "backgammon";
     const ANALYSIS_PATH: &'static str = "/backgammon/move";
     const DRAWING: &'static str = include_str!("../../../web/backgammon.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/backgammon-rules.js"));
     // One answer per question: gnubg has no deepening to report.
     const STREAMS: bool = false;
     type Request = PositionRequest;
@@ -34,12 +41,18 @@ impl ServedGame for BackgammonGame {
             players: 2,
             chance: true,
             solved_by: "kibitz's exact bear-off table (up to 6 checkers a side in the home boards: solved: true); GNU Backgammon's neural networks elsewhere, at the depth max_ms affords",
-            endpoints: Endpoints {
-                matches: None,
-                ..endpoints::<Self>()
-            },
-            options: Vec::new(),
-            strategies: Vec::new(),
+            endpoints: endpoints::<Self>(),
+            options: vec![GameOption {
+                minimum: Some(0),
+                maximum: Some(u64::from(MAX_MATCH_LENGTH)),
+                ..other(
+                    "match_length",
+                    "integer",
+                    default_of::<Options>("match_length"),
+                    "Points to win the match; 0 plays one money game.",
+                )
+            }],
+            strategies: names::<BackgammonMatch>(),
             available: BackgammonEngine::new(config).0.is_available(),
         }
     }
@@ -70,22 +83,45 @@ impl ServedGame for BackgammonGame {
 
     const REVIEW_PATH: Option<&'static str> = None;
     const RECORD_SIDES: [&'static str; 2] = ["first", "second"];
-    type ReviewOptions = serde_json::Value;
-    type RecordMove = serde_json::Value;
-    type ReviewMove = serde_json::Value;
+    type ReviewOptions = Options;
+    type RecordMove = HistoryStep;
+    type ReviewMove = HistoryStep;
 
-    /// Backgammon is not played as a match yet, so there is no record to
-    /// review.
+    /// The history as it was played: the dice and every decision.
+    fn stored_steps(stored: &StoredMatch, names: [&'static str; 2]) -> Result<Vec<Step<HistoryStep>>, Problem> {
+        stored
+            .history
+            .iter()
+            .map(|event| {
+                let entry = &event.entry;
+                let (seat, mv) = match (&entry.mv, entry.roll) {
+                    (None, Some(face)) => (None, HistoryStep::Roll(face)),
+                    (Some(mv), _) => (
+                        Some(seat_of(entry.actor, names)?),
+                        HistoryStep::Decision(parse(mv, "move")?),
+                    ),
+                    (None, None) => return Err(corrupt("an entry with neither a move nor a roll")),
+                };
+                Ok(Step {
+                    ply: entry.ply,
+                    seat,
+                    mv,
+                })
+            })
+            .collect()
+    }
+
+    /// Every decision judged by gnubg within `max_ms` (defaulted and
+    /// capped as any search's), as [`super::review`] says.
     async fn review(
-        _services: &Services,
-        _options: serde_json::Value,
-        _steps: Vec<Step<serde_json::Value>>,
-        _names: [&'static str; 2],
-        _max_ms: Option<u64>,
+        services: &Services,
+        options: Options,
+        steps: Vec<Step<HistoryStep>>,
+        names: [&'static str; 2],
+        max_ms: Option<u64>,
     ) -> ReviewResult {
-        Ok(Err(ReviewError::Unavailable(
-            "backgammon is not played as a match yet: there is no record to review".to_string(),
-        )))
+        let budget = services.config.search_budget_ms(max_ms);
+        Ok(review::review(&services.solvers, options.match_length, &steps, names, budget).await)
     }
 }
 

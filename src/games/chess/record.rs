@@ -116,6 +116,7 @@ fn entry(review: &MoveReview, ply: u64, seat: Seat, actor: &str) -> Entry {
         judgment: review.judgment,
         exact: review.exact,
         value: first_player_value(seat, review.win_after / 100.0),
+        equity_loss: None,
     }
 }
 

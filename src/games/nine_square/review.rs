@@ -133,6 +133,7 @@ fn review_turn(turn: &Replayed, ply: u64, names: [&str; 2], budget: &mut Budget)
         judgment: judge(loss, played_is_best),
         exact: best_value.solved && mine.solved,
         value: first_player_value(turn.seat, points(&mine)),
+        equity_loss: None,
     }
 }
 

@@ -171,6 +171,7 @@ fn entry(position: &Position, analysis: &Analysis, next: Option<&Analysis>, ply:
         // Every move's value proved: then best_moves is complete too.
         exact: analysis.solved && all_exact && mine.proved,
         value: first_player_value(position.seat, scale.points(mine)),
+        equity_loss: None,
     }
 }
 

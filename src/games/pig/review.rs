@@ -214,6 +214,7 @@ pub fn review(table: &PigTable, steps: &[Step<Decision>], names: [&str; 2]) -> R
                 judgment: judge(loss, loss == 0.0),
                 exact: true,
                 value: first_player_value(m.seat, played),
+                equity_loss: None,
             }
         })
         .collect();
