@@ -1508,6 +1508,15 @@ class Playground(unittest.TestCase):
         self.shot("othello-flipped.png")
         self.el("#flip").click()
         self.assertEqual(self.el("#board .discs").value_of_css_property("transform"), "none")
+        # Shogi's hands go with their sides: flipped, the bottom player's
+        # hand moves from below (or right of) the board to above (or left).
+        self.start_board("shogi")
+        mine, board = self.el("#board .shogi .hand.mine"), self.el("#board .shogi .shogi-frame")
+        self.assertTrue(mine.rect["y"] > board.rect["y"] or mine.rect["x"] > board.rect["x"], "the bottom hand below or right")
+        self.el("#flip").click()
+        self.assertTrue(mine.rect["y"] < board.rect["y"] or mine.rect["x"] < board.rect["x"], "flipped: above or left")
+        self.shot("shogi-flipped.png")
+        self.el("#flip").click()
 
     def test_a_match_opens_on_the_analysis_board(self):
         self.start("tictactoe", level=5)
