@@ -9,7 +9,7 @@
 //!   under 0.04 `good` (or `best`), from 0.04 `inaccuracy` (gnubg's
 //!   "doubtful"), from 0.08 `mistake` ("bad"), from 0.16 `blunder`
 //!   ("very bad"). `loss` in points is half the equity lost (a single
-//!   game's equity is 2 points - 1).
+//!   game's equity is 2 points - 1), at most 1.
 //! - **Error rate**: the mean equity lost per decision, in thousandths
 //!   (gnubg's mEMG per decision).
 //! - **Luck**: for each roll a side played, the equity of its best play
@@ -312,7 +312,7 @@ pub async fn review(
             best_moves: vec![j.best_move.clone()],
             value_before: json!({"equity": j.best}),
             value_played: json!({"equity": j.played}),
-            loss: equity_loss / 2.0,
+            loss: (equity_loss / 2.0).min(1.0),
             judgment: judge(equity_loss, j.best_move == d.shown || equity_loss <= 1e-9),
             exact: j.exact,
             value: 2.0 * first_view - 1.0,
