@@ -14,6 +14,8 @@
 //! ([`strength_of`]), for its plays and its cube decisions; exact races
 //! are played from kibitz's own bear-off table.
 
+use std::cell::RefCell;
+
 use rand::RngCore;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::{json, Value};
@@ -24,7 +26,7 @@ use super::bearoff::exact_plays;
 use super::board::{Board, Dice, Side};
 use super::game::{BackgammonMove, BackgammonState, GameEnd, Phase};
 use super::gnubg::{CubeAction, CubeResponse, GnubgError, Strength};
-use super::plays::{find_play, legal_plays, BAR, OFF};
+use super::plays::{find_play, legal_plays, Play, BAR, OFF};
 use super::rules::{CubeOwner, MAX_MATCH_LENGTH};
 use crate::arena::games::ArenaGame;
 use crate::core::game::{Game, GameOutcome, Seat};
@@ -128,20 +130,31 @@ fn side_name(me: bool) -> &'static str {
     }
 }
 
+/// The steps of the legal play of `dice` that leads to `result`. A
+/// match's `legal_moves` asks this once per play of the same roll, so the
+/// roll's plays are kept for the next call on the same thread instead of
+/// being listed again each time.
 fn steps_of(board: &Board, dice: Dice, result: &Board) -> Vec<StepIn> {
-    legal_plays(board, dice)
-        .into_iter()
-        .find(|p| &p.result == result)
-        .map(|p| {
-            p.steps
-                .iter()
-                .map(|s| StepIn {
-                    from: PointIn(s.from),
-                    to: PointIn(s.to),
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+    thread_local! {
+        static LAST_ROLL: RefCell<Option<(Board, Dice, Vec<Play>)>> = const { RefCell::new(None) };
+    }
+    LAST_ROLL.with_borrow_mut(|last| {
+        if !last.as_ref().is_some_and(|(b, d, _)| b == board && *d == dice) {
+            *last = Some((*board, dice, legal_plays(board, dice)));
+        }
+        last.as_ref()
+            .and_then(|(_, _, plays)| plays.iter().find(|p| &p.result == result))
+            .map(|p| {
+                p.steps
+                    .iter()
+                    .map(|s| StepIn {
+                        from: PointIn(s.from),
+                        to: PointIn(s.to),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    })
 }
 
 fn illegal(what: impl Into<String>) -> MatchError {

@@ -129,6 +129,18 @@ fn situation(game: &BackgammonState, seat: Seat) -> super::gnubg::Situation {
     situation_of(game, seat).for_gnubg()
 }
 
+/// gnubg's cube decision for `seat` on roll in `game`.
+async fn cube_of(
+    pool: &GnubgPool,
+    game: &BackgammonState,
+    seat: Seat,
+    limits: &SearchLimits,
+) -> Result<super::gnubg::CubeDecision, String> {
+    pool.cube(&situation(game, seat), &Strength::default(), limits)
+        .await
+        .map_err(|e| e.to_string())
+}
+
 /// One decision judged by gnubg (or the exact table); Err names what
 /// failed.
 async fn judge_decision(pool: &GnubgPool, d: &Decision, limits: &SearchLimits) -> Result<Judged, String> {
@@ -199,10 +211,7 @@ async fn judge_decision(pool: &GnubgPool, d: &Decision, limits: &SearchLimits) -
             })
         }
         (Phase::CubeOrRoll, chosen) => {
-            let decision = pool
-                .cube(&situation(&d.before, d.seat), &strength, limits)
-                .await
-                .map_err(|e| e.to_string())?;
+            let decision = cube_of(pool, &d.before, d.seat, limits).await?;
             let e = decision.equities;
             let doubling = e.double_take.min(e.double_pass);
             let (best, best_move) = if doubling > e.no_double {
@@ -226,10 +235,7 @@ async fn judge_decision(pool: &GnubgPool, d: &Decision, limits: &SearchLimits) -
         }
         (Phase::Responding, chosen) => {
             let doubler = 1 - d.seat;
-            let decision = pool
-                .cube(&situation(&d.before, doubler), &strength, limits)
-                .await
-                .map_err(|e| e.to_string())?;
+            let decision = cube_of(pool, &d.before, doubler, limits).await?;
             let (take, pass) = (-decision.equities.double_take, -decision.equities.double_pass);
             let (best, best_move) = if take >= pass {
                 (take, BackgammonMove::Take)
