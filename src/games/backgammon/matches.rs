@@ -29,6 +29,7 @@ use super::gnubg::{CubeAction, CubeResponse, GnubgError, Strength};
 use super::plays::{find_play, legal_plays, Play, BAR, OFF};
 use super::rules::{CubeOwner, MAX_MATCH_LENGTH};
 use crate::arena::games::ArenaGame;
+use crate::arena::players::by_chance;
 use crate::core::game::{Game, GameOutcome, Seat};
 use crate::engines::blocking::block_on;
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
@@ -437,22 +438,12 @@ impl TurnGame for BackgammonMatch {
         })
     }
 
+    /// The game's chance outcomes drawn with their probabilities (36
+    /// equal throws, the opening's 30); the face is both dice as one
+    /// number.
     fn roll(game: &BackgammonState, rng: &mut dyn RngCore) -> Option<(BackgammonMove, u32)> {
-        let outcomes = game.chance_outcomes();
-        // Equal chances for the 36 (or the opening's 30) ordered throws:
-        // a non-double stands for two of them.
-        let total: f64 = outcomes.iter().map(|(_, p)| p).sum();
-        let mut draw = (rng.next_u64() as f64 / u64::MAX as f64) * total;
-        let mut chosen = *outcomes.last()?;
-        for &(mv, p) in &outcomes {
-            if draw < p {
-                chosen = (mv, p);
-                break;
-            }
-            draw -= p;
-        }
-        match chosen.0 {
-            BackgammonMove::Roll(a, b) => Some((chosen.0, u32::from(a) * 10 + u32::from(b))),
+        match by_chance(game, rng)? {
+            mv @ BackgammonMove::Roll(a, b) => Some((mv, u32::from(a) * 10 + u32::from(b))),
             _ => None,
         }
     }
