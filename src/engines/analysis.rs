@@ -118,9 +118,16 @@ fn checked_lines(position: &impl EnginePosition, lines: &[PvLine]) -> Vec<Engine
 /// none does, the best completed line's move is the answer). A `bestmove`
 /// the rules refuse (Fairy-Stockfish can name a pawn drop that mates,
 /// which shogi forbids) is not the answer: the best legal line's move is.
+///
+/// A `weakened` engine (a level's `Skill Level`) is the exception: its
+/// `bestmove` is the deliberately weaker move it picked among candidates
+/// it does not print, so a legal one is the answer even when no line
+/// starts with it (the score stays the position's, from the best line).
+/// Taking the best line's move there played every level at full strength.
 pub fn build_analysis(
     position: &impl EnginePosition,
     best_move: Option<&str>,
+    weakened: bool,
     lines: &[PvLine],
     depth: u32,
     nodes: u64,
@@ -145,9 +152,20 @@ pub fn build_analysis(
         .ok_or_else(|| EngineError::Unusable("the engine gave an empty line".into()))?;
     let score = line.score;
     let readable = line.readable.first().cloned();
+    let chosen = best_move
+        .filter(|best| weakened && *best != notation)
+        .map(|best| position.legal_line(&[best.to_string()]))
+        .and_then(|moves| {
+            let readable = position.readable_line(&moves).first().cloned();
+            moves
+                .into_iter()
+                .next()
+                .map(|notation| EngineMove { notation, readable })
+        });
+    let best = chosen.unwrap_or(EngineMove { notation, readable });
     Ok(EngineAnalysis {
         player: position.player().to_string(),
-        best: EngineMove { notation, readable },
+        best,
         win_percent: win_percent(score.to_engine()),
         solved: matches!(score, EvalScore::Mate(n) if n != 0),
         evaluation: score.evaluation(),
@@ -318,15 +336,23 @@ impl EngineAnalyzer {
             },
         };
         let yield_flag = lease.yield_flag();
+        let weakened = !question.options.is_empty();
         let on_report = |report: &DepthReport| {
-            if let Ok(partial) = build_analysis(position, None, &report.lines, report.depth, report.nodes) {
+            if let Ok(partial) = build_analysis(position, None, false, &report.lines, report.depth, report.nodes) {
                 on_depth(partial);
             }
         };
         let (out, lease) = self.pool.search_leased(lease, &job, limits, on_report).await;
         let analysis = out.map_err(AnalysisError::from).and_then(|out| {
-            build_analysis(position, out.best_move.as_deref(), &out.lines, out.depth, out.nodes)
-                .map_err(AnalysisError::from)
+            build_analysis(
+                position,
+                out.best_move.as_deref(),
+                weakened,
+                &out.lines,
+                out.depth,
+                out.nodes,
+            )
+            .map_err(AnalysisError::from)
         });
         // A search stopped early (cancelled, or yielding its engine to
         // another client) is weaker than its budget: not kept.
@@ -389,7 +415,7 @@ mod tests {
             line(1, Score::Mate(1), &["x"]),
             line(2, Score::Cp(-40), &["b", "a", "z"]),
         ];
-        let Ok(a) = build_analysis(&Toy, Some("x"), &lines, 5, 10) else {
+        let Ok(a) = build_analysis(&Toy, Some("x"), false, &lines, 5, 10) else {
             panic!("an answer");
         };
         assert_eq!(a.best.notation, "b");
@@ -397,7 +423,26 @@ mod tests {
         assert_eq!(a.pvs.len(), 1);
         assert_eq!(a.pvs[0].moves, ["b", "a"]);
         assert!(!a.solved);
-        assert!(build_analysis(&Toy, Some("x"), &lines[..1], 5, 10).is_err());
+        assert!(build_analysis(&Toy, Some("x"), false, &lines[..1], 5, 10).is_err());
+    }
+
+    #[test]
+    fn a_weakened_engines_bestmove_is_the_answer_though_no_line_starts_with_it() {
+        let lines = [line(1, Score::Cp(30), &["a", "b"])];
+        let Ok(full) = build_analysis(&Toy, Some("c"), false, &lines, 5, 10) else {
+            panic!("an answer");
+        };
+        assert_eq!(full.best.notation, "a");
+        let Ok(weak) = build_analysis(&Toy, Some("c"), true, &lines, 5, 10) else {
+            panic!("an answer");
+        };
+        assert_eq!(weak.best.notation, "c");
+        assert_eq!(weak.score, EvalScore::Cp(30));
+        // An illegal one is still not played.
+        let Ok(weak) = build_analysis(&Toy, Some("x"), true, &lines, 5, 10) else {
+            panic!("an answer");
+        };
+        assert_eq!(weak.best.notation, "a");
     }
 
     #[test]
@@ -406,7 +451,7 @@ mod tests {
             line(1, Score::Cp(10), &["a"]),
             line(2, Score::Mate(2), &["c", "a", "b"]),
         ];
-        let Ok(a) = build_analysis(&Toy, Some("c"), &lines, 5, 10) else {
+        let Ok(a) = build_analysis(&Toy, Some("c"), false, &lines, 5, 10) else {
             panic!("an answer");
         };
         assert_eq!(a.best.notation, "c");

@@ -932,3 +932,12 @@ async fn lichess_path_answers_as_cloud_eval_and_refuses_other_variants() {
         assert!(detail.contains("variant") && detail.contains(variant), "{detail}");
     }
 }
+
+#[tokio::test]
+async fn level_one_loses_every_game_to_level_ten() {
+    if !stockfish() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    crate::helpers::assert_level_one_loses_to_level_ten("chess").await;
+}

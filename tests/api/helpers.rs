@@ -255,3 +255,27 @@ pub fn available(entry: &serde_json::Value) -> bool {
     eprintln!("{} unavailable and KIBITZ_TEST_STOCKFISH=skip: left out", entry["id"]);
     false
 }
+
+/// Plays the AI's level 1 against its level 10 in the arena, one game
+/// with each moving first, and holds that level 1 lost both: a level whose
+/// weakening is lost on the way to the engine plays at full strength and
+/// wins the game it moves first in. An engine game takes seconds, more
+/// than the arena's default budget of a request.
+pub async fn assert_level_one_loses_to_level_ten(game: &str) {
+    let app = spawn_app_on(TestDb::Sqlite, |c| {
+        c.max_ms_cap = 120_000;
+        c.arena_max_total_ms = 120_000;
+    })
+    .await;
+    let request = serde_json::json!({"game": game, "a": "level:1", "b": "level:10", "games": 2, "seed": 1});
+    let body = app.post_ok("/arena", &request).await;
+    assert_eq!(
+        (
+            body["a"]["wins"].as_u64(),
+            body["a"]["draws"].as_u64(),
+            body["a"]["losses"].as_u64()
+        ),
+        (Some(0), Some(0), Some(2)),
+        "{game}: level 1 against level 10: {body}"
+    );
+}

@@ -239,3 +239,12 @@ async fn a_record_is_reviewed_lichess_way_and_an_illegal_move_named() {
     let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
     assert!(detail.contains("moves[0]"), "{detail}");
 }
+
+#[tokio::test]
+async fn level_one_loses_every_game_to_level_ten() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    crate::helpers::assert_level_one_loses_to_level_ten("xiangqi").await;
+}

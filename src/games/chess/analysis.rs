@@ -73,10 +73,13 @@ pub fn checked_lines(state: &ChessState, lines: &[PvLine]) -> Vec<PvOut> {
 /// `stop` can leave the ranks out of order); when no completed line starts
 /// with it (a `stop` mid-iteration can leave `bestmove` from a depth that
 /// no line finished, with no score), the best completed line's move is the
-/// answer.
+/// answer. A `weakened` engine's (a level's) `bestmove` is the answer
+/// even so: it is the weaker move it chose among lines it does not print
+/// (see [`crate::engines::analysis::build_analysis`]).
 pub fn build_analysis(
     state: &ChessState,
     best_move: Option<&str>,
+    weakened: bool,
     lines: &[PvLine],
     depth: u32,
     nodes: u64,
@@ -96,9 +99,11 @@ pub fn build_analysis(
             pvs.insert(0, chosen);
         }
     }
-    let best_text = pvs
-        .first()
-        .and_then(|pv| pv.moves.first().cloned())
+    let ranked = pvs.first().and_then(|pv| pv.moves.first().cloned());
+    let best_text = best_move
+        .filter(|_| weakened)
+        .map(str::to_string)
+        .or(ranked)
         .or_else(|| best_move.map(str::to_string))
         .ok_or_else(|| EngineError::Unusable("the engine gave no move".into()))?;
     let best = ChessMove::parse(&best_text)
@@ -195,7 +200,7 @@ mod tests {
             line(1, Score::Cp(-30), &["c7c5", "g1f3", "zz", "d7d6"]),
             line(2, Score::Cp(-45), &["e2e4"]),
         ];
-        let a = build_analysis(&state, Some("c7c5"), &lines, 7, 1234);
+        let a = build_analysis(&state, Some("c7c5"), false, &lines, 7, 1234);
         let Ok(a) = a else {
             panic!("{a:?}");
         };
@@ -215,7 +220,7 @@ mod tests {
             serde_json::to_value(&cloud.pvs).unwrap_or_default(),
             serde_json::json!([{"moves": "c7c5 g1f3", "cp": 30}])
         );
-        assert!(build_analysis(&state, Some("e2e4"), &lines, 7, 1).is_err());
+        assert!(build_analysis(&state, Some("e2e4"), false, &lines, 7, 1).is_err());
     }
 
     #[test]
@@ -227,7 +232,7 @@ mod tests {
         ];
         // bestmove from the second line (ranks out of order after a stop):
         // that line goes first.
-        let Ok(a) = build_analysis(&state, Some("e2e4"), &lines, 9, 1) else {
+        let Ok(a) = build_analysis(&state, Some("e2e4"), false, &lines, 9, 1) else {
             panic!("an answer");
         };
         assert_eq!((a.best.uci.as_str(), a.score), ("e2e4", EvalScore::Cp(25)));
@@ -237,10 +242,16 @@ mod tests {
         );
         // bestmove from a depth no line finished: the best completed line's
         // move, with its score.
-        let Ok(a) = build_analysis(&state, Some("d2d4"), &lines[..1], 9, 1) else {
+        let Ok(a) = build_analysis(&state, Some("d2d4"), false, &lines[..1], 9, 1) else {
             panic!("an answer");
         };
         assert_eq!((a.best.uci.as_str(), a.score), ("g1f3", EvalScore::Cp(31)));
         assert_eq!(a.pvs[0].moves[0], "g1f3");
+        // A level's weakened engine: its bestmove is the move played, the
+        // score still the position's.
+        let Ok(a) = build_analysis(&state, Some("d2d4"), true, &lines[..1], 9, 1) else {
+            panic!("an answer");
+        };
+        assert_eq!((a.best.uci.as_str(), a.score), ("d2d4", EvalScore::Cp(31)));
     }
 }

@@ -196,7 +196,7 @@ impl ChessAnalyzer {
         };
         let (job, key) = job;
         let on_report = |report: &DepthReport| {
-            if let Ok(partial) = build_analysis(state, None, &report.lines, report.depth, report.nodes) {
+            if let Ok(partial) = build_analysis(state, None, false, &report.lines, report.depth, report.nodes) {
                 on_depth(partial);
             }
         };
@@ -208,9 +208,18 @@ impl ChessAnalyzer {
             },
         };
         let yield_flag = lease.yield_flag();
+        let weakened = !job.options.is_empty();
         let (out, lease) = self.pool.search_leased(lease, &job, limits, on_report).await;
         let analysis = out.map_err(ChessError::from).and_then(|out| {
-            build_analysis(state, out.best_move.as_deref(), &out.lines, out.depth, out.nodes).map_err(ChessError::from)
+            build_analysis(
+                state,
+                out.best_move.as_deref(),
+                weakened,
+                &out.lines,
+                out.depth,
+                out.nodes,
+            )
+            .map_err(ChessError::from)
         });
         if let (Ok(analysis), Some(key)) = (&analysis, key) {
             // A search stopped early (cancelled, or yielding its engine to
