@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 
 use kibitz::games::game::{Game, GameOutcome, Turn};
 use kibitz::games::shogi::rules::{
-    perft, Color, EndReason, Kind, Move, Position, RulesError, SfenField, ShogiState, Verdict, START_SFEN,
+    perft, Color, EndReason, Kind, Move, Position, RulesError, SfenField, ShogiState, ShogiTurn, Verdict, START_SFEN,
 };
 
 fn position(sfen: &str) -> Position {
@@ -109,11 +109,14 @@ fn game_perft(state: &ShogiState, depth: u32) -> u64 {
     }
     moves
         .into_iter()
-        .map(|mv| {
+        .map(|turn| {
+            let ShogiTurn::Play(mv) = turn else {
+                panic!("no declaration of impasse is offered this early");
+            };
             let notation = mv.to_string();
             assert_eq!(state.position().parse_move(&notation), Ok(mv), "{notation}");
             let mut child = state.clone();
-            child.play(mv);
+            child.play(turn);
             game_perft(&child, depth - 1)
         })
         .sum()
@@ -271,6 +274,30 @@ fn impasse_declarations_count_24_points() {
     let end = state.end().expect("declared");
     assert_eq!((end.reason, end.winner), (EndReason::Impasse, Some(Color::Sente)));
     assert!(state.declare_impasse().is_err());
+    // As a game's turn, the declaration is offered where it would win or
+    // draw, and only there.
+    for (hand, offered) in [("10P", true), ("3P", true), ("2P", false)] {
+        let state = ShogiState::new(position(&format!("{camp} {hand} 1")));
+        let turns = Game::legal_moves(&state);
+        assert_eq!(turns.contains(&ShogiTurn::DeclareImpasse), offered, "{hand}");
+        assert_eq!(turns.len(), state.position().legal_moves().len() + usize::from(offered));
+    }
+    let mut state = ShogiState::new(position(&format!("{camp} 3P 1")));
+    Game::play(&mut state, ShogiTurn::DeclareImpasse);
+    assert_eq!(state.result(), Some(GameOutcome::Draw));
+    assert!(Game::legal_moves(&state).is_empty());
+    assert!(!Game::legal_moves(&ShogiState::default()).contains(&ShogiTurn::DeclareImpasse));
+    // A turn is kept as its USI or the word "impasse".
+    for (turn, text) in [
+        (ShogiTurn::DeclareImpasse, "impasse"),
+        (ShogiTurn::Play(Move::parse("P*5e").expect("a drop")), "P*5e"),
+    ] {
+        assert_eq!(serde_json::to_value(turn).ok(), Some(serde_json::json!(text)));
+        assert_eq!(
+            serde_json::from_value::<ShogiTurn>(serde_json::json!(text)).ok(),
+            Some(turn)
+        );
+    }
 }
 
 #[test]

@@ -123,7 +123,7 @@ export default {
   shareOptions: (m) => ({ ...m.options, sfen: m.state.sfen }),
 
   describeMove(mv) {
-    return moveWords(mv.usi);
+    return mv.declare === "impasse" ? "declared impasse" : moveWords(mv.usi);
   },
 
   render(m, { play, busy }) {
@@ -135,7 +135,23 @@ export default {
     const analysis = m.id === "analysis";
     const pieces = readSfen(m.state.sfen);
     const open = m.status === "in_progress";
-    const legal = (open ? (m.legal_moves ?? []).map((mv) => mv.usi) : []).map((usi) => ({ usi, ...parseUsi(usi) }));
+    const offered = open ? (m.legal_moves ?? []) : [];
+    const legal = offered.filter((mv) => mv.usi).map(({ usi }) => ({ usi, ...parseUsi(usi) }));
+    // The 24-point rule: declaring is offered only where it wins or draws.
+    const impasse = m.state.impasse;
+    const declare =
+      impasse && offered.some((mv) => mv.declare === "impasse")
+        ? h(
+            "button",
+            {
+              type: "button",
+              class: "declare-impasse",
+              title: "Both kings have entered: end the game by the 24-point rule instead of moving",
+              onclick: () => busy() || play({ declare: "impasse" }),
+            },
+            `Declare impasse (${impasse.points} points: ${impasse.verdict === "win" ? "you win" : "a draw"})`,
+          )
+        : null;
     const sources = new Set(legal.map((mv) => mv.source));
     const last = parseUsi(lastMove(m, "usi"));
     const { files, ranks, squares } = inView(bottom);
@@ -286,7 +302,7 @@ export default {
       boardArea,
       h("div", { class: "shogi-ranks", "aria-hidden": "true" }, ranks.map((r) => h("span", { class: "coord rank" }, r))),
     );
-    root.append(hand(top), frame, hand(bottom), toggle);
+    root.append(...[hand(top), frame, hand(bottom), declare, toggle].filter(Boolean));
     return root;
   },
 

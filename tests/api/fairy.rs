@@ -115,3 +115,13 @@ pub async fn post_authorized(app: &TestApp, path: &str, token: &str, body: &Valu
         .unwrap();
     app.send(request).await
 }
+
+/// A GET with a match's token.
+pub async fn get_authorized(app: &TestApp, path: &str, token: &str) -> TestResponse {
+    let request = Request::builder()
+        .uri(path)
+        .header(header::AUTHORIZATION, format!("Bearer {token}"))
+        .body(Body::empty())
+        .unwrap();
+    app.send(request).await
+}

@@ -8,7 +8,9 @@ use axum::http::StatusCode;
 use kibitz::games::shogi::rules::ShogiState;
 use serde_json::{json, Value};
 
-use crate::fairy::{assert_answer, assert_stream, available, best, post_authorized, post_ndjson, ENGINE_LOCK};
+use crate::fairy::{
+    assert_answer, assert_stream, available, best, get_authorized, post_authorized, post_ndjson, ENGINE_LOCK,
+};
 use crate::helpers::{spawn_app, spawn_app_on, spawn_ready_app, TestDb};
 
 const PATH: &str = "/shogi/move";
@@ -250,4 +252,76 @@ async fn level_one_loses_every_game_to_level_ten() {
     }
     let _turn = ENGINE_LOCK.lock().await;
     crate::helpers::assert_level_one_loses_to_level_ten("shogi").await;
+}
+
+#[tokio::test]
+async fn a_person_declares_impasse_where_it_would_not_lose_and_the_match_ends() {
+    if !available() {
+        return;
+    }
+    let _turn = ENGINE_LOCK.lock().await;
+    let app = spawn_ready_app().await;
+    // Sente's king on 5c with thirteen pieces in gote's camp: 21 points
+    // there, plus the pawns in hand (24 draws, 23 loses).
+    let camp = "+R+B+P+P+P+P+P+P+P/GGGG5/4K4/9/9/9/9/9/4k4 b";
+    let declare = json!({"declare": "impasse"});
+    let mut ends = Vec::new();
+    for (hand, offered) in [("2P", false), ("3P", true)] {
+        let request = json!({"game": "shogi", "options": {"sfen": format!("{camp} {hand} 1")}, "ai": {"level": 1}});
+        let created = app.post_json("/matches", &request).await;
+        assert_eq!(
+            created.status,
+            StatusCode::CREATED,
+            "{}",
+            String::from_utf8_lossy(&created.body)
+        );
+        let created: Value = created.json();
+        let legal = created["legal_moves"].as_array().unwrap();
+        assert_eq!(legal.contains(&declare), offered, "{hand}: {created}");
+        assert_eq!(
+            legal.len(),
+            legal_count(&format!("{camp} {hand} 1")) + usize::from(offered)
+        );
+        let path = format!("/matches/{}/moves", created["id"].as_str().unwrap());
+        let token = created["token"].as_str().unwrap();
+        let r = post_authorized(&app, &path, token, &json!({"ply": 0, "move": declare})).await;
+        if !offered {
+            assert!(created["state"].get("impasse").is_none(), "{created}");
+            let detail = r.assert_problem(StatusCode::UNPROCESSABLE_ENTITY);
+            assert!(
+                detail.contains("would lose") && detail.contains("23 points"),
+                "{detail}"
+            );
+            continue;
+        }
+        assert_eq!(created["state"]["impasse"], json!({"verdict": "draw", "points": 24}));
+        assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+        let end: Value = r.json();
+        assert_eq!(end["status"], "finished", "{end}");
+        assert_eq!(end["result"]["reason"], "impasse", "{end}");
+        assert_eq!(end["result"]["winner"], "draw", "{end}");
+        assert_eq!(end["history"][0]["move"], declare, "{end}");
+        // The review replays the declaration; no engine judges it.
+        let review = get_authorized(
+            &app,
+            &format!("/matches/{}/review", created["id"].as_str().unwrap()),
+            token,
+        )
+        .await;
+        assert_eq!(
+            review.status,
+            StatusCode::OK,
+            "{}",
+            String::from_utf8_lossy(&review.body)
+        );
+        let review: Value = review.json();
+        assert_eq!(review["moves"], json!([]), "{review}");
+        ends.push(end);
+    }
+    assert_eq!(ends.len(), 1);
+}
+
+/// How many moves kibitz's rules list in `sfen`.
+fn legal_count(sfen: &str) -> usize {
+    legal(Some(sfen), &[] as &[&str]).len()
 }

@@ -830,6 +830,25 @@ class Playground(unittest.TestCase):
         self.eval_bar_and_best_move("shogi-match", "desktop")
         self.shot("shogi-analysis.png")
 
+    def test_shogi_impasse_is_declared_with_a_button_where_it_would_not_lose(self):
+        # Sente's king in gote's camp with thirteen pieces there: 24 points
+        # with three pawns in hand (a draw), 23 with two (not offered).
+        camp = "+R+B+P+P+P+P+P+P+P/GGGG5/4K4/9/9/9/9/9/4k4 b"
+        self.start("shogi", {"sfen": f"{camp} 2P 1"}, level=1)
+        self.assertEqual(self.els("#board .declare-impasse"), [])
+        self.start("shogi", {"sfen": f"{camp} 3P 1"}, level=1)
+        button = self.el("#board .declare-impasse")
+        self.assertIn("24 points", button.text)
+        self.assertIn("draw", button.text)
+        self.shot("shogi-impasse.png")
+        before = self.ply()
+        button.click()
+        self.after_move(before)
+        m = self.server_match()
+        self.assertEqual((m["status"], m["result"]["reason"], m["result"]["winner"]), ("finished", "impasse", "draw"))
+        self.assertEqual(m["history"][0]["move"], {"declare": "impasse"})
+        self.assertEqual(self.els("#board .declare-impasse"), [])
+
     def test_xiangqi_and_shogi_boards_fit_a_phone(self):
         self.driver.set_window_size(*PHONE)
         self.el("#analysis-toggle").click()

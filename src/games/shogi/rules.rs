@@ -34,6 +34,39 @@ pub use super::notation::Move;
 pub use super::sfen::{SfenError, SfenField, MAX_SFEN_LEN, START_SFEN};
 use crate::games::game::{Game, GameOutcome, Turn};
 
+/// A turn in a game: a move, or the side to move declaring impasse (a
+/// game's own move type, as matches, reviews and the arena play it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShogiTurn {
+    Play(Move),
+    DeclareImpasse,
+}
+
+/// The word a declaration is written as where a move's USI would be.
+const DECLARE_IMPASSE: &str = "impasse";
+
+/// A turn travels as its move's USI (`"7g7f"`) or `"impasse"`.
+impl Serialize for ShogiTurn {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ShogiTurn::Play(mv) => mv.serialize(serializer),
+            ShogiTurn::DeclareImpasse => serializer.serialize_str(DECLARE_IMPASSE),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ShogiTurn {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if text == DECLARE_IMPASSE {
+            return Ok(ShogiTurn::DeclareImpasse);
+        }
+        Move::parse(&text)
+            .map(ShogiTurn::Play)
+            .map_err(serde::de::Error::custom)
+    }
+}
+
 /// Moves accepted in one request.
 pub const MAX_MOVES: usize = 1024;
 
@@ -374,8 +407,20 @@ impl ShogiState {
     }
 }
 
+impl ShogiState {
+    /// Whether the side to move may declare impasse: the game goes on and
+    /// the declaration would win or draw. The 24-point rule lets a side
+    /// declare at any time and lose; a declaration that can only lose is
+    /// not offered, so that no click or random player throws a game away.
+    pub fn may_declare_impasse(&self) -> bool {
+        self.end().is_none() && self.position().impasse_declaration().verdict != Verdict::Loss
+    }
+}
+
+/// A game's turns: its moves, and the declaration of impasse where it
+/// would not lose ([`ShogiState::may_declare_impasse`]).
 impl Game for ShogiState {
-    type Move = Move;
+    type Move = ShogiTurn;
 
     fn turn(&self) -> Turn {
         if self.end().is_some() {
@@ -385,17 +430,27 @@ impl Game for ShogiState {
         }
     }
 
-    fn legal_moves(&self) -> Vec<Move> {
+    fn legal_moves(&self) -> Vec<ShogiTurn> {
         if self.end().is_some() {
-            Vec::new()
-        } else {
-            self.position().legal_moves()
+            return Vec::new();
         }
+        let mut turns: Vec<ShogiTurn> = self.position().legal_moves().into_iter().map(ShogiTurn::Play).collect();
+        if self.may_declare_impasse() {
+            turns.push(ShogiTurn::DeclareImpasse);
+        }
+        turns
     }
 
-    fn play(&mut self, mv: Move) {
-        // The trait's contract: only moves `legal_moves` offered.
-        self.push(mv);
+    fn play(&mut self, turn: ShogiTurn) {
+        // The trait's contract: only turns `legal_moves` offered.
+        match turn {
+            ShogiTurn::Play(mv) => self.push(mv),
+            ShogiTurn::DeclareImpasse => {
+                // Refused only when the game is over, which `legal_moves`
+                // rules out.
+                let _ = self.declare_impasse();
+            }
+        }
     }
 
     fn result(&self) -> Option<GameOutcome> {

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use super::api::{self, ShogiAnalyzer};
 use super::engine::engine_config;
-use super::matches::{Options, UsiMove};
-use super::rules::ShogiState;
+use super::matches::{Options, ShogiMove};
+use super::rules::{ShogiState, ShogiTurn};
 use crate::arena::strategy::names;
 use crate::catalog::{default_of, other, GameEntry};
 use crate::config::Config;
@@ -15,6 +15,7 @@ use crate::core::problem::Problem;
 use crate::engines::analysis::EngineAnalysis;
 use crate::engines::request::PositionRequest;
 use crate::engines::review::{position_ms, review, Record};
+use crate::games::game::Game;
 use crate::review::{check_seat, Review, ReviewError, Step};
 use crate::serve::{endpoints, memo_gauges, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
@@ -76,8 +77,8 @@ impl ServedGame for ShogiGame {
     const REVIEW_PATH: Option<&'static str> = Some("/shogi/review");
     const RECORD_SIDES: [&'static str; 2] = ["sente", "gote"];
     type ReviewOptions = Options;
-    type RecordMove = UsiMove;
-    type ReviewMove = UsiMove;
+    type RecordMove = ShogiMove;
+    type ReviewMove = ShogiMove;
 
     /// Every position the record passed through evaluated by the engine
     /// pool, as many at once as it has processes, sharing `max_ms`
@@ -86,7 +87,7 @@ impl ServedGame for ShogiGame {
     async fn review(
         services: &Services,
         options: Options,
-        steps: Vec<Step<UsiMove>>,
+        steps: Vec<Step<ShogiMove>>,
         names: [&'static str; 2],
         max_ms: Option<u64>,
     ) -> ReviewResult {
@@ -122,7 +123,7 @@ struct Replayed {
 
 /// Replays `steps` from the options' start, checking each move and the
 /// side the record gives it.
-fn replay(options: &Options, steps: &[Step<UsiMove>], names: [&str; 2]) -> Result<Replayed, ReviewError> {
+fn replay(options: &Options, steps: &[Step<ShogiMove>], names: [&str; 2]) -> Result<Replayed, ReviewError> {
     let mut game = options.start().map_err(ReviewError::Options)?;
     let mut replayed = Replayed {
         seats: vec![game.side_to_move().index()],
@@ -137,11 +138,17 @@ fn replay(options: &Options, steps: &[Step<UsiMove>], names: [&str; 2]) -> Resul
                 format!("the game is already over ({})", end.reason),
             ));
         }
-        game.try_play(step.mv.usi)
-            .map_err(|reason| ReviewError::at(index, format!("{} {reason}", step.mv.usi)))?;
-        replayed.played.push(step.mv.usi.notation());
-        replayed.seats.push(game.side_to_move().index());
-        replayed.positions.push(game.clone());
+        match step.mv.turn(&game).map_err(|reason| ReviewError::at(index, reason))? {
+            ShogiTurn::Play(mv) => {
+                game.play(ShogiTurn::Play(mv));
+                replayed.played.push(mv.notation());
+                replayed.seats.push(game.side_to_move().index());
+                replayed.positions.push(game.clone());
+            }
+            // A declaration ends the game and is not a move the engine
+            // can judge: the review ends with the last move.
+            ShogiTurn::DeclareImpasse => game.play(ShogiTurn::DeclareImpasse),
+        }
     }
     Ok(replayed)
 }
