@@ -18,6 +18,7 @@ pub mod review;
 pub mod score;
 pub mod skill;
 pub mod uci;
+pub mod variant;
 
 pub use book::ProcessBook;
 pub use config::EngineConfig;

@@ -2,9 +2,7 @@
 //! /shogi/move`, the engine pool made from the settings. Its matches and
 //! arena players are `super::matches`.
 
-use std::sync::Arc;
-
-use super::api::{self, ShogiAnalyzer};
+use super::api::{self, Shogi};
 use super::engine::engine_config;
 use super::matches::{Options, ShogiMove};
 use super::rules::{ShogiState, ShogiTurn};
@@ -14,9 +12,9 @@ use crate::config::Config;
 use crate::core::problem::Problem;
 use crate::engines::analysis::EngineAnalysis;
 use crate::engines::request::PositionRequest;
-use crate::engines::review::{position_ms, review, Record};
+use crate::engines::variant::{self, Replayed};
 use crate::games::game::Game;
-use crate::review::{check_seat, Review, ReviewError, Step};
+use crate::review::{check_seat, ReviewError, Step};
 use crate::serve::{endpoints, memo_gauges, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
@@ -59,13 +57,13 @@ impl ServedGame for ShogiGame {
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<EngineAnalysis, Problem> {
-        api::analyse(services, request, shared, lines).await
+        variant::analyse::<Shogi>(&services.config, &services.solvers, request, shared, lines).await
     }
 
     /// The analyzer on the configured engine, made before the first
     /// request so that matches and the arena use the same pool.
     fn prepare(config: &Config, solvers: &Solvers) {
-        solvers.provide(Arc::new(ShogiAnalyzer::new(config)));
+        variant::provide::<Shogi>(config, solvers);
     }
 
     fn record_metrics(services: &Services) {
@@ -81,9 +79,7 @@ impl ServedGame for ShogiGame {
     type ReviewMove = ShogiMove;
 
     /// Every position the record passed through evaluated by the engine
-    /// pool, as many at once as it has processes, sharing `max_ms`
-    /// (defaulted and capped as any search's; at least 50 ms a position),
-    /// measured lichess's way (see [`crate::engines::review`]).
+    /// pool (see [`variant::review_replayed`]).
     async fn review(
         services: &Services,
         options: Options,
@@ -95,41 +91,21 @@ impl ServedGame for ShogiGame {
             Ok(replayed) => replayed,
             Err(e) => return Ok(Err(e)),
         };
-        if steps.is_empty() {
-            return Ok(Ok(Review::new(Self::ID, names, Vec::new())));
-        }
-        let analyzer = api::analyzer(&services.solvers);
-        let budget = services.config.search_budget_ms(max_ms);
-        let ms = position_ms(budget, replayed.positions.len(), analyzer.0.pool().size());
         let plies: Vec<u64> = steps.iter().map(|s| s.ply).collect();
-        let record = Record {
-            game: Self::ID,
-            positions: &replayed.positions,
-            played: &replayed.played,
-            seats: &replayed.seats,
-            move_json: |notation| serde_json::json!({"usi": notation}),
-        };
-        Ok(Ok(review(&analyzer.0, &record, names, &plies, ms).await?))
+        let move_json = |notation: &str| serde_json::json!({"usi": notation});
+        let (config, solvers) = (&services.config, &services.solvers);
+        Ok(Ok(variant::review_replayed::<Shogi>(
+            config, solvers, &replayed, &plies, names, max_ms, move_json,
+        )
+        .await?))
     }
-}
-
-/// A record replayed by the rules: every position (the start first), the
-/// moves' notation, and each position's side to move as a seat.
-struct Replayed {
-    positions: Vec<ShogiState>,
-    played: Vec<String>,
-    seats: Vec<usize>,
 }
 
 /// Replays `steps` from the options' start, checking each move and the
 /// side the record gives it.
-fn replay(options: &Options, steps: &[Step<ShogiMove>], names: [&str; 2]) -> Result<Replayed, ReviewError> {
+fn replay(options: &Options, steps: &[Step<ShogiMove>], names: [&str; 2]) -> Result<Replayed<ShogiState>, ReviewError> {
     let mut game = options.start().map_err(ReviewError::Options)?;
-    let mut replayed = Replayed {
-        seats: vec![game.side_to_move().index()],
-        positions: vec![game.clone()],
-        played: Vec::with_capacity(steps.len()),
-    };
+    let mut replayed = Replayed::from(&game, game.side_to_move().index());
     for (index, step) in steps.iter().enumerate() {
         check_seat(index, step.seat, game.side_to_move().index(), names)?;
         if let Some(end) = game.end() {
@@ -141,9 +117,7 @@ fn replay(options: &Options, steps: &[Step<ShogiMove>], names: [&str; 2]) -> Res
         match step.mv.turn(&game).map_err(|reason| ReviewError::at(index, reason))? {
             ShogiTurn::Play(mv) => {
                 game.play(ShogiTurn::Play(mv));
-                replayed.played.push(mv.notation());
-                replayed.seats.push(game.side_to_move().index());
-                replayed.positions.push(game.clone());
+                replayed.push(mv.notation(), &game, game.side_to_move().index());
             }
             // A declaration ends the game and is not a move the engine
             // can judge: the review ends with the last move.

@@ -1,71 +1,52 @@
 //! `POST /xiangqi/move` (and xiangqi's `/analyze` positions and streams):
 //! the request read by kibitz's rules, the answer from Fairy-Stockfish on
-//! the engine pool (see [`crate::engines::request`]).
+//! the engine pool (see [`crate::engines::variant`]).
 
 use std::sync::Arc;
 
 use super::engine::engine_config;
 use super::rules::{RulesError, XiangqiState};
 use super::settings::XiangqiSettings;
-use crate::core::problem::Problem;
-use crate::engines::analysis::{AnalysisError, EngineAnalysis, EngineAnalyzer};
-use crate::engines::request::{self, PositionRequest};
-use crate::engines::{Dialect, EngineConfig, EnginePool};
-use crate::serve::Services;
-use crate::solve::lines::Lines;
-use crate::solve::run::SharedDeadline;
+use crate::config::Config;
+use crate::engines::variant::{self, EngineVariant, VariantAnalyzer};
+use crate::engines::{Dialect, EngineConfig};
 use crate::solve::solvers::Solvers;
 
-/// Xiangqi's engine pool and answers: one per server, made before it
-/// answers (`XiangqiGame::prepare`); a set of solvers without it (a unit
-/// test's) gets one on the default settings.
-pub struct XiangqiAnalyzer(pub EngineAnalyzer);
+/// Xiangqi as the engine pool's shared glue knows it.
+pub struct Xiangqi;
 
-impl XiangqiAnalyzer {
-    pub fn new(config: &crate::config::Config) -> Self {
-        XiangqiAnalyzer(EngineAnalyzer::new(
-            EnginePool::new(engine_config(config)),
-            config.games.of::<XiangqiSettings>().xiangqi_cache_entries,
-        ))
+impl EngineVariant for Xiangqi {
+    const ID: &'static str = "xiangqi";
+    type State = XiangqiState;
+
+    fn engine_config(config: &Config) -> EngineConfig {
+        engine_config(config)
+    }
+
+    fn default_engine_config() -> EngineConfig {
+        EngineConfig::fairy_stockfish(Self::ID, Dialect::Uci)
+    }
+
+    fn cache_entries(config: &Config) -> usize {
+        config.games.of::<XiangqiSettings>().xiangqi_cache_entries
+    }
+
+    fn read(position: Option<&str>, moves: &[String]) -> Result<XiangqiState, String> {
+        XiangqiState::from_fen_and_moves(position, moves).map_err(|e| match e {
+            // The FEN is the request's `position`.
+            RulesError::BadFen(e) => format!("position: {e}"),
+            other => other.to_string(),
+        })
+    }
+
+    fn finished(game: &XiangqiState) -> Option<String> {
+        game.end().map(|end| RulesError::GameOver(end.reason).to_string())
     }
 }
+
+/// Xiangqi's engine pool and answers.
+pub type XiangqiAnalyzer = VariantAnalyzer<Xiangqi>;
 
 pub fn analyzer(solvers: &Solvers) -> Arc<XiangqiAnalyzer> {
-    solvers.of_with(|| {
-        XiangqiAnalyzer(EngineAnalyzer::new(
-            EnginePool::new(EngineConfig::fairy_stockfish("xiangqi", Dialect::Uci)),
-            0,
-        ))
-    })
-}
-
-/// The game a request describes, or what is wrong with it (a finished
-/// game included: there is no move to find).
-pub fn read_game(request: &PositionRequest) -> Result<XiangqiState, AnalysisError> {
-    let game = XiangqiState::from_fen_and_moves(request.position.as_deref(), &request.moves)
-        .map_err(|e| AnalysisError::Rules(rules_detail(&e)))?;
-    match game.end() {
-        Some(end) => Err(AnalysisError::Rules(RulesError::GameOver(end.reason).to_string())),
-        None => Ok(game),
-    }
-}
-
-/// A rules error in the request's words (the FEN is its `position`).
-fn rules_detail(error: &RulesError) -> String {
-    match error {
-        RulesError::BadFen(e) => format!("position: {e}"),
-        other => other.to_string(),
-    }
-}
-
-/// The answer to one request.
-pub async fn analyse(
-    services: &Services,
-    request: PositionRequest,
-    shared: Option<SharedDeadline>,
-    lines: Option<Lines>,
-) -> Result<EngineAnalysis, Problem> {
-    let game = read_game(&request)?;
-    let analyzer = analyzer(&services.solvers);
-    request::answer(&services.config, &analyzer.0, &game, &request, shared, lines).await
+    variant::analyzer::<Xiangqi>(solvers)
 }
