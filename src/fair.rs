@@ -296,6 +296,19 @@ impl Book {
     }
 }
 
+impl Pass {
+    /// Whether a client other than this place's holder waits for a place:
+    /// work made of short steps (a review's positions) gives its place
+    /// back between steps then, without waiting to be asked.
+    pub fn others_wait(&self) -> bool {
+        let book = self.shared.lock();
+        let Some(holder) = book.holders.iter().find(|h| h.id == self.id) else {
+            return false;
+        };
+        book.waiting.iter().any(|w| w.client != holder.client)
+    }
+}
+
 impl Drop for Pass {
     fn drop(&mut self) {
         self.shared.release(self.id);
@@ -350,6 +363,28 @@ mod tests {
         assert!(gate.enter(ip(2), Duration::from_millis(100), None).await.is_none());
         let asked = stops.iter().filter(|s| s.load(Ordering::Relaxed)).count();
         assert_eq!(asked, 1);
+    }
+
+    #[tokio::test]
+    async fn a_holder_learns_that_another_client_waits_not_its_own_requests() {
+        let gate = FairGate::new(1, Duration::from_secs(60));
+        let a = gate.try_enter(ip(1), None).unwrap();
+        assert!(!a.others_wait());
+        let own = tokio::spawn({
+            let shared = Arc::clone(&gate.shared);
+            async move { FairGate { shared }.enter(ip(1), Duration::from_millis(100), None).await }
+        });
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        assert!(!a.others_wait(), "its own client's request is not another client");
+        assert!(matches!(own.await, Ok(None)));
+        let other = tokio::spawn({
+            let shared = Arc::clone(&gate.shared);
+            async move { FairGate { shared }.enter(ip(2), Duration::from_secs(5), None).await }
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        assert!(a.others_wait());
+        drop(a);
+        assert!(matches!(other.await, Ok(Some(_))));
     }
 
     #[tokio::test]

@@ -48,6 +48,11 @@ impl EngineLease {
         self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     }
 
+    /// Whether another client waits for an engine now.
+    pub fn others_wait(&self) -> bool {
+        self.pass.others_wait()
+    }
+
     /// The flag set when the pool asks for the lease back.
     pub fn yield_flag(&self) -> Option<Arc<AtomicBool>> {
         self.stop.clone()

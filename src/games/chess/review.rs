@@ -173,9 +173,12 @@ const FIRST_ENGINE_WAIT: Duration = Duration::from_secs(1);
 
 /// Every position's value. The review holds the engines it can get: one it
 /// waits for (within its budget, at least [`FIRST_ENGINE_WAIT`], at most
-/// the pool's wait), and never gives up, and more only when they are free
-/// at once; each extra one is given back when another client waits for an
-/// engine (see [`crate::fair`]). Each position gets an equal share of
+/// the pool's wait), and more only when they are free at once. When
+/// another client waits for an engine (see [`crate::fair`]), each extra
+/// one is given back, and the first one too, between positions:
+/// the review queues for it again as any client would, holding none, so
+/// that on a one-engine server a review no longer shuts others out for its
+/// whole length. Each position gets an equal share of
 /// the time left among the positions left per engine held, and at least
 /// depth 1 (see [`crate::engines::uci`]). A position whose search fails
 /// is searched again, up to [`TRIES`] times, rather than failing the
@@ -195,7 +198,7 @@ async fn evaluate_all(
     }
     let pool = analyzer.pool();
     let wait = pool.queue_wait().min(limits.remaining().max(FIRST_ENGINE_WAIT));
-    let mut leases = vec![pool.lease(wait, false).await?];
+    let mut leases = vec![pool.lease(wait, true).await?];
     while leases.len() < pool.size().min(todo.len()) {
         match pool.try_lease() {
             Some(lease) => leases.push(lease),
@@ -209,7 +212,7 @@ async fn evaluate_all(
         todo: Mutex::new(todo),
         engines: AtomicUsize::new(leases.len()),
     };
-    let found = join_all(leases.into_iter().map(|lease| work.run(lease))).await;
+    let found = join_all(leases.into_iter().enumerate().map(|(i, lease)| work.run(lease, i == 0))).await;
     for found in found {
         for (index, value) in found? {
             values[index] = Some(value);
@@ -248,24 +251,25 @@ impl Work<'_> {
     }
 
     /// Searches positions on the engine of `lease` until none is left, or
-    /// (an extra engine) until another client wants it.
-    async fn run(&self, lease: EngineLease) -> Result<Vec<(usize, Value)>, ChessError> {
+    /// until another client wants it: the `primary` engine is then queued
+    /// for again, an extra one is given up.
+    async fn run(&self, lease: EngineLease, primary: bool) -> Result<Vec<(usize, Value)>, ChessError> {
         let mut found = Vec::new();
         let mut lease = Some(lease);
-        let primary = lease.as_ref().is_some_and(|l| l.yield_flag().is_none());
         while let Some((index, tries, left)) = self.next() {
             let held = match lease.take() {
                 Some(held) => held,
                 None => {
-                    // The engine was lost (still settling after a search):
-                    // the primary waits for another, an extra one stops.
+                    // The engine was given back (another client waited) or
+                    // lost (still settling after a search): the primary
+                    // queues for one again, an extra one stops.
                     if !primary {
                         self.again(index, tries);
                         break;
                     }
                     let pool = self.analyzer.pool();
                     let wait = pool.queue_wait().min(self.limits.remaining().max(FIRST_ENGINE_WAIT));
-                    pool.lease(wait, false).await?
+                    pool.lease(wait, true).await?
                 }
             };
             let engines = self.engines.load(Ordering::Relaxed).max(1);
@@ -295,9 +299,13 @@ impl Work<'_> {
                 Err(e) => return Err(e),
             }
             lease = back;
-            if lease.as_ref().is_some_and(EngineLease::asked_to_yield) {
-                // Another client waits for an engine: this extra one goes.
-                break;
+            if lease.as_ref().is_some_and(|l| l.asked_to_yield() || l.others_wait()) {
+                // Another client waits for an engine: this one goes back
+                // between positions, before the pool has to ask.
+                lease = None;
+                if !primary {
+                    break;
+                }
             }
         }
         self.engines.fetch_sub(1, Ordering::Relaxed);
