@@ -53,6 +53,11 @@ pub fn position_ms(budget_ms: u64, positions: usize, engines: usize) -> u64 {
     (budget_ms / rounds).max(MIN_POSITION_MS)
 }
 
+/// Searches of one position before its engine's error fails the review:
+/// a position that waited out its time for a busy engine (another client
+/// held them all) is searched again rather than failing the review.
+const TRIES: u32 = 3;
+
 /// Evaluates every position, `per_position_ms` each, as many at once as
 /// the pool has processes.
 async fn evaluate<P: EnginePosition>(
@@ -67,8 +72,17 @@ async fn evaluate<P: EnginePosition>(
             if let Some(score) = position.final_score() {
                 return Ok::<Valued, AnalysisError>(Valued { score, best: None });
             }
-            let limits = SearchLimits::within(std::time::Duration::from_millis(per_position_ms));
-            let analysis = analyzer.analyze(position, &question, &limits, |_| {}).await?;
+            let mut tries = 1;
+            let analysis = loop {
+                let limits = SearchLimits::within(std::time::Duration::from_millis(per_position_ms));
+                match analyzer.analyze(position, &question, &limits, |_| {}).await {
+                    Err(AnalysisError::Engine(error)) if tries < TRIES => {
+                        tracing::info!(%error, "a review's position failed; searching it again");
+                        tries += 1;
+                    }
+                    answer => break answer?,
+                }
+            };
             Ok(Valued {
                 score: analysis.score,
                 best: Some(analysis.best.notation),
