@@ -19,9 +19,10 @@
 //! | 10 | no limit (20) |
 //!
 //! Levels 1..9 step evenly over -20..18. Their strength, measured in the
-//! arena for xiangqi (every lower level lost all its games to level 10)
-//! and shogi (no difference showed, still unexplained), is in README's
-//! "Xiangqi and shogi".
+//! arena for xiangqi and shogi (each level beats the one below it, level
+//! 10 every other), is in README's "Xiangqi and shogi". The weakened move
+//! is the engine's `bestmove`, not its best printed line (see
+//! [`crate::engines::analysis::build_analysis`]).
 
 /// The lowest and highest levels.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
