@@ -122,6 +122,12 @@ impl FairGate {
         self.shared.capacity
     }
 
+    /// Places `client` holds now: a client refused while it held some was
+    /// crowded out by its own requests.
+    pub fn held_by(&self, client: IpAddr) -> usize {
+        self.shared.lock().holders.iter().filter(|h| h.client == client).count()
+    }
+
     /// Places taken now.
     pub fn busy(&self) -> usize {
         self.shared.capacity - self.shared.lock().free

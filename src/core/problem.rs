@@ -74,6 +74,15 @@ impl Problem {
         Self::new(StatusCode::UNPROCESSABLE_ENTITY, detail)
     }
 
+    /// 429: the client asks for more than its share now (its own requests
+    /// hold what it waits for), with when to try again.
+    pub fn too_many_requests(detail: impl Into<String>, retry_after_secs: u64) -> Self {
+        Self {
+            retry_after_secs: Some(retry_after_secs),
+            ..Self::new(StatusCode::TOO_MANY_REQUESTS, detail)
+        }
+    }
+
     pub fn unavailable(detail: impl Into<String>, retry_after_secs: u64) -> Self {
         Self {
             retry_after_secs: Some(retry_after_secs),

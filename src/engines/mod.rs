@@ -33,9 +33,14 @@ pub enum EngineError {
     /// No engine binary: the message says how to install one.
     #[error("{0}")]
     Unavailable(String),
-    /// Every engine is in use and none came free within the wait.
-    #[error("all {engines} engine processes are busy; try again in {retry_after_secs} s")]
-    Busy { engines: usize, retry_after_secs: u64 },
+    /// Every engine is in use and none came free within the wait; `held`
+    /// of them by the asking client's own requests.
+    #[error("{}", busy_detail(*engines, *held, *retry_after_secs))]
+    Busy {
+        engines: usize,
+        held: usize,
+        retry_after_secs: u64,
+    },
     /// The process could not be started.
     #[error("the engine could not be started: {0}")]
     Spawn(String),
@@ -54,7 +59,24 @@ pub enum EngineError {
     Unusable(String),
 }
 
+fn busy_detail(engines: usize, held: usize, retry_after_secs: u64) -> String {
+    if held > 0 {
+        format!(
+            "this client's own requests hold {held} of the {engines} engine processes: send fewer at once, \
+             or try again in {retry_after_secs} s"
+        )
+    } else {
+        format!("all {engines} engine processes are busy; try again in {retry_after_secs} s")
+    }
+}
+
 impl EngineError {
+    /// True when the asking client's own requests held engines while it
+    /// waited: a 429 (it competes with itself), not the server's 503.
+    pub fn crowded_by_own(&self) -> bool {
+        matches!(self, EngineError::Busy { held, .. } if *held > 0)
+    }
+
     /// Seconds a client should wait before retrying, for the errors where
     /// retrying makes sense.
     pub fn retry_after_secs(&self) -> Option<u64> {

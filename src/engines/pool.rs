@@ -240,6 +240,7 @@ impl EnginePool {
         metrics::counter!("kibitz_engine_busy_total").increment(1);
         EngineError::Busy {
             engines: self.inner.book.size(),
+            held: self.inner.permits.held_by(current_client()),
             retry_after_secs: 1,
         }
     }

@@ -51,6 +51,7 @@ impl From<AnalysisError> for Problem {
             AnalysisError::Engine(engine) => {
                 tracing::warn!(%error, "an engine search failed");
                 match engine.retry_after_secs() {
+                    Some(secs) if engine.crowded_by_own() => Problem::too_many_requests(detail, secs),
                     Some(secs) => Problem::unavailable(detail, secs),
                     None => Problem::new(StatusCode::SERVICE_UNAVAILABLE, detail),
                 }

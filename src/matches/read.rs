@@ -91,6 +91,14 @@ impl<'de> Visitor<'de> for UniqueKeysVisitor {
     }
 }
 
+/// `#[serde(default, deserialize_with = "...::not_null")]` of an `Option`
+/// field that may be absent but, where the spec gives it no null, may not
+/// be `null` either (a move's alternative fields: `{"declare": null,
+/// "usi": "7g7f"}` is refused, not read as the USI move alone).
+pub fn not_null<'de, D: Deserializer<'de>, T: serde::Deserialize<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
 /// `#[serde(deserialize_with)]` of a `Value` field: see [`UniqueKeys`].
 pub(crate) fn unique_keys<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
     UniqueKeys::deserialize(deserializer).map(|v| v.0)

@@ -71,6 +71,17 @@ impl SearchPool {
             }),
             None => {
                 metrics::counter!("kibitz_search_rejected_total").increment(1);
+                let held = self.gate.held_by(current_client());
+                if held > 0 {
+                    return Err(Problem::too_many_requests(
+                        format!(
+                            "this client's own requests hold {held} of the {} search workers: send fewer at \
+                             once, or try again in a moment",
+                            self.gate.capacity()
+                        ),
+                        1,
+                    ));
+                }
                 Err(Problem::unavailable(
                     format!(
                         "all {} search workers stayed busy for as long as this request could wait; \

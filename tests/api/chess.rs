@@ -941,3 +941,41 @@ async fn level_one_loses_every_game_to_level_ten() {
     let _turn = ENGINE_LOCK.lock().await;
     crate::helpers::assert_level_one_loses_to_level_ten("chess").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_whose_own_search_holds_the_only_engine_gets_429_another_is_served() {
+    if !stockfish() {
+        return;
+    }
+    let _engine = ENGINE_LOCK.lock().await;
+    let app = spawn_app_on(TestDb::Sqlite, |c| chess_settings(c).engine_count = 1).await;
+    let router = app.router.clone();
+    let long = tokio::spawn(async move {
+        let body = json!({"moves": ["e2e4"], "max_ms": 3000});
+        TestResponse::from(
+            router,
+            crate::fairness::from(1, Method::POST, "/chess/move", None, Some(&body)),
+        )
+        .await
+    });
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    // The same client again, with a budget shorter than the holder's
+    // slice: it competes with itself.
+    let body = json!({"moves": ["d2d4"], "max_ms": 100});
+    let r = app
+        .send(crate::fairness::from(1, Method::POST, "/chess/move", None, Some(&body)))
+        .await;
+    let detail = r.assert_problem(StatusCode::TOO_MANY_REQUESTS);
+    assert!(detail.contains("own requests hold 1 of the 1 engine"), "{detail}");
+    assert_eq!(
+        r.headers.get(header::RETRY_AFTER).map(|v| v.as_bytes()),
+        Some(&b"1"[..])
+    );
+    // Another client with a budget past the slice: the long search yields.
+    let body = json!({"moves": ["c2c4"], "max_ms": 1000});
+    let r = app
+        .send(crate::fairness::from(2, Method::POST, "/chess/move", None, Some(&body)))
+        .await;
+    assert_eq!(r.status, StatusCode::OK, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(long.await.unwrap().status, StatusCode::OK);
+}

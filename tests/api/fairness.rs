@@ -114,7 +114,8 @@ async fn another_clients_two_long_searches_refuse_none_of_a_light_clients_reques
 async fn a_client_waits_for_a_worker_within_its_own_budget_not_a_fixed_half_second() {
     // One worker, held by one client's long search that cannot yield to
     // that same client: the second search waits as long as its max_ms
-    // allows, then is refused; with a longer max_ms it gets the worker.
+    // allows, then is refused (429: its own search holds the worker); with
+    // a longer max_ms it gets the worker.
     let app = spawn_app_on(TestDb::Sqlite, |c| c.search_concurrency = 1).await;
     let router = app.router.clone();
     let long = tokio::spawn(TestResponse::from(
@@ -132,7 +133,7 @@ async fn a_client_waits_for_a_worker_within_its_own_budget_not_a_fixed_half_seco
             Some(&othello_opening(700)),
         ))
         .await;
-    r.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    r.assert_problem(StatusCode::TOO_MANY_REQUESTS);
     let took = started.elapsed();
     assert!(
         took >= Duration::from_millis(650) && took < Duration::from_millis(1_100),

@@ -1,5 +1,6 @@
 //! Bounded resources: the search pool turns a flood of long searches into
-//! quick 503s while cheap lookups keep answering.
+//! quick refusals while cheap lookups keep answering: a 429 to the client
+//! whose own searches hold the workers (a 503 when others' do).
 
 use std::time::Duration;
 
@@ -13,7 +14,8 @@ use kibitz::games::pig::settings::PigSettings;
 
 use crate::helpers::{spawn_app_on, TestDb};
 
-fn big_board_search(max_ms: u64) -> Request<Body> {
+/// An 11x11 five-in-a-row search, far from solved within `max_ms`.
+fn big_board_body(max_ms: u64) -> serde_json::Value {
     let board: Vec<String> = (0..11)
         .map(|r| {
             if r == 5 {
@@ -23,18 +25,20 @@ fn big_board_search(max_ms: u64) -> Request<Body> {
             }
         })
         .collect();
+    json!({"board": board, "k": 5, "max_ms": max_ms})
+}
+
+fn big_board_search(max_ms: u64) -> Request<Body> {
     Request::builder()
         .method(Method::POST)
         .uri("/tictactoe/move")
         .header(header::CONTENT_TYPE, "application/json")
-        .body(Body::from(
-            json!({"board": board, "k": 5, "max_ms": max_ms}).to_string(),
-        ))
+        .body(Body::from(big_board_body(max_ms).to_string()))
         .unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_full_search_pool_answers_503_with_retry_after_while_pig_still_answers() {
+async fn a_full_search_pool_answers_429_to_the_client_holding_it_while_others_and_pig_are_answered() {
     let app = spawn_app_on(TestDb::Sqlite, |c| {
         c.search_concurrency = 1;
         c.search_queue_ms = 100;
@@ -43,8 +47,13 @@ async fn a_full_search_pool_answers_503_with_retry_after_while_pig_still_answers
     let long = tokio::spawn(app.router.clone().oneshot(big_board_search(1500)));
     tokio::time::sleep(Duration::from_millis(300)).await;
 
+    // The same client: its own search holds the only worker.
     let refused = app.send(big_board_search(100)).await;
-    refused.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    let detail = refused.assert_problem(StatusCode::TOO_MANY_REQUESTS);
+    assert!(
+        detail.contains("own requests hold 1 of the 1 search workers"),
+        "{detail}"
+    );
     assert_eq!(refused.headers.get(header::RETRY_AFTER).unwrap(), "1");
 
     let pig = app
@@ -57,6 +66,20 @@ async fn a_full_search_pool_answers_503_with_retry_after_while_pig_still_answers
 
     let metrics = String::from_utf8(app.get("/metrics").await.body).unwrap();
     assert!(metrics.contains("kibitz_search_workers_busy 1"), "{metrics}");
+
+    // Another client is answered meanwhile: the long search yields to it
+    // (see tests/api/fairness.rs).
+    let body = big_board_body(1000);
+    let other = app
+        .send(crate::fairness::from(
+            9,
+            Method::POST,
+            "/tictactoe/move",
+            None,
+            Some(&body),
+        ))
+        .await;
+    assert_eq!(other.status, StatusCode::OK);
 
     let first = long.await.unwrap().unwrap();
     assert_eq!(first.status(), StatusCode::OK);
@@ -131,11 +154,12 @@ async fn a_pig_table_to_solve_waits_for_a_search_worker_like_any_search() {
             &json!({"my_score": 0, "opponent_score": 0, "turn_total": 0, "goal": 151, "die_sides": 5}),
         )
         .await;
-    refused.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    // The client's own search holds the only worker: a 429.
+    refused.assert_problem(StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(refused.headers.get(header::RETRY_AFTER).unwrap(), "1");
     assert!(started.elapsed() < Duration::from_secs(1), "{:?}", started.elapsed());
     let policy = app.get("/pig/policy?goal=151&die_sides=5").await;
-    policy.assert_problem(StatusCode::SERVICE_UNAVAILABLE);
+    policy.assert_problem(StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(long.await.unwrap().unwrap().status(), StatusCode::OK);
     // With the worker free, the table is solved, and then read like a
     // default one, without a worker.

@@ -125,8 +125,10 @@ impl From<ChessError> for Problem {
         if matches!(error, ChessError::Engine(_)) {
             tracing::warn!(%error, "a chess search failed");
         }
+        let own = matches!(&error, ChessError::Engine(e) if e.crowded_by_own());
         match (error.status(), error.retry_after_secs()) {
             (422, _) => Problem::unprocessable(detail),
+            (_, Some(secs)) if own => Problem::too_many_requests(detail, secs),
             (_, Some(secs)) => Problem::unavailable(detail, secs),
             _ => Problem::new(StatusCode::SERVICE_UNAVAILABLE, detail),
         }

@@ -28,6 +28,7 @@ use crate::arena::games::ArenaGame;
 use crate::core::game::{GameOutcome, Seat};
 use crate::engines::request::{choose_move, require_engine};
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget};
+use crate::matches::read::not_null;
 use crate::matches::turns::{NoPosition, TurnGame};
 use crate::solve::solvers::Solvers;
 
@@ -69,9 +70,9 @@ impl Options {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ShogiMove {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "not_null", skip_serializing_if = "Option::is_none")]
     pub usi: Option<Move>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, deserialize_with = "not_null", skip_serializing_if = "Option::is_none")]
     pub declare: Option<Declare>,
 }
 
@@ -332,6 +333,7 @@ mod tests {
         game.play(turn);
         assert_eq!(game.result(), Some(GameOutcome::Draw));
         assert_eq!(ShogiMatch::end_reason(&game, GameOutcome::Draw), EndReason::Impasse);
+        assert!(serde_json::from_value::<ShogiMove>(json!({"usi": "5c5b", "declare": null})).is_err());
         for bad in [json!({}), json!({"usi": "5c5b", "declare": "impasse"})] {
             let mv: ShogiMove = serde_json::from_value(bad.clone()).unwrap();
             assert!(

@@ -283,6 +283,7 @@ impl GnubgPool {
         metrics::counter!("kibitz_gnubg_busy_total").increment(1);
         EngineError::Busy {
             engines: self.inner.book.size(),
+            held: self.inner.permits.held_by(current_client()),
             retry_after_secs: 1,
         }
         .into()
