@@ -94,7 +94,7 @@ impl ShogiMove {
                 .parse_move(&usi.notation())
                 .map(ShogiTurn::Play)
                 .map_err(|reason| format!("{usi} {reason}")),
-            (None, Some(Declare::Impasse)) if game.may_declare_impasse() => Ok(ShogiTurn::DeclareImpasse),
+            (None, Some(Declare::Impasse)) if game.impasse_offer().is_some() => Ok(ShogiTurn::DeclareImpasse),
             (None, Some(Declare::Impasse)) => {
                 let d = game.position().impasse_declaration();
                 Err(format!(
@@ -135,10 +135,7 @@ struct ImpasseOffer {
 }
 
 fn impasse_offer(game: &ShogiState) -> Option<ImpasseOffer> {
-    if !game.may_declare_impasse() {
-        return None;
-    }
-    let declaration = game.position().impasse_declaration();
+    let declaration = game.impasse_offer()?;
     Some(ImpasseOffer {
         verdict: if declaration.verdict == Verdict::Win {
             "win"

@@ -408,17 +408,26 @@ impl ShogiState {
 }
 
 impl ShogiState {
-    /// Whether the side to move may declare impasse: the game goes on and
-    /// the declaration would win or draw. The 24-point rule lets a side
-    /// declare at any time and lose; a declaration that can only lose is
-    /// not offered, so that no click or random player throws a game away.
-    pub fn may_declare_impasse(&self) -> bool {
-        self.end().is_none() && self.position().impasse_declaration().verdict != Verdict::Loss
+    /// The declaration of impasse the side to move may make: the game goes
+    /// on and the declaration would win or draw. The 24-point rule lets a
+    /// side declare at any time and lose; a declaration that can only lose
+    /// is not offered, so that no click or random player throws a game away.
+    pub fn impasse_offer(&self) -> Option<Declaration> {
+        if self.end().is_some() {
+            return None;
+        }
+        self.declaration_not_losing()
+    }
+
+    /// [`Self::impasse_offer`] once the game is known to go on.
+    fn declaration_not_losing(&self) -> Option<Declaration> {
+        let declaration = self.position().impasse_declaration();
+        (declaration.verdict != Verdict::Loss).then_some(declaration)
     }
 }
 
 /// A game's turns: its moves, and the declaration of impasse where it
-/// would not lose ([`ShogiState::may_declare_impasse`]).
+/// would not lose ([`ShogiState::impasse_offer`]).
 impl Game for ShogiState {
     type Move = ShogiTurn;
 
@@ -431,11 +440,16 @@ impl Game for ShogiState {
     }
 
     fn legal_moves(&self) -> Vec<ShogiTurn> {
-        if self.end().is_some() {
+        // `end()` spelled out, so that the moves are generated once.
+        if self.declared.is_some() {
             return Vec::new();
         }
-        let mut turns: Vec<ShogiTurn> = self.position().legal_moves().into_iter().map(ShogiTurn::Play).collect();
-        if self.may_declare_impasse() {
+        let moves = self.position().legal_moves();
+        if moves.is_empty() || self.repetition().is_some() {
+            return Vec::new();
+        }
+        let mut turns: Vec<ShogiTurn> = moves.into_iter().map(ShogiTurn::Play).collect();
+        if self.declaration_not_losing().is_some() {
             turns.push(ShogiTurn::DeclareImpasse);
         }
         turns
