@@ -161,7 +161,7 @@ async fn an_ordinary_position_is_evaluated_with_multipv_san_lines_and_streamed_d
     let again = a.analyze(&state, &opts, &budget(400), |_| {}).await;
     assert!(again_started.elapsed() < Duration::from_millis(20));
     assert_eq!(again.ok(), Some(answer));
-    assert_eq!(a.cache().stats().0, 1);
+    assert_eq!(a.cache_stats().hits, 1);
 }
 
 #[tokio::test]

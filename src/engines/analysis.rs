@@ -5,8 +5,9 @@
 //! [`EnginePosition`]: kibitz's rules, against which every move the engine
 //! names is checked (an engine is never trusted for legality).
 //!
-//! Chess keeps its own answer (it adds SAN and White's view, and lichess's
-//! cloud-eval shape) on the same pool and the same [`EvalScore`].
+//! Chess answers in its own shape (it adds SAN and White's view, and
+//! lichess's cloud-eval shape) through the same [`EngineAnalyzer`]: an
+//! answer's shape is an [`EngineAnswer`].
 
 use std::sync::atomic::Ordering;
 
@@ -124,56 +125,74 @@ fn checked_lines(position: &impl EnginePosition, lines: &[PvLine]) -> Vec<Engine
 /// it does not print, so a legal one is the answer even when no line
 /// starts with it (the score stays the position's, from the best line).
 /// Taking the best line's move there played every level at full strength.
-pub fn build_analysis(
-    position: &impl EnginePosition,
-    best_move: Option<&str>,
-    weakened: bool,
-    lines: &[PvLine],
-    depth: u32,
-    nodes: u64,
-) -> Result<EngineAnalysis, EngineError> {
-    let mut pvs = checked_lines(position, lines);
-    if let Some(best) = best_move {
-        if let Some(i) = pvs
-            .iter()
-            .position(|pv| pv.moves.first().map(String::as_str) == Some(best))
-        {
-            let chosen = pvs.remove(i);
-            pvs.insert(0, chosen);
+impl<P: EnginePosition> EngineAnswer<P> for EngineAnalysis {
+    fn from_engine(
+        position: &P,
+        best_move: Option<&str>,
+        weakened: bool,
+        lines: &[PvLine],
+        depth: u32,
+        nodes: u64,
+    ) -> Result<Self, EngineError> {
+        let mut pvs = checked_lines(position, lines);
+        if let Some(best) = best_move {
+            if let Some(i) = pvs
+                .iter()
+                .position(|pv| pv.moves.first().map(String::as_str) == Some(best))
+            {
+                let chosen = pvs.remove(i);
+                pvs.insert(0, chosen);
+            }
         }
+        let line = pvs
+            .first()
+            .ok_or_else(|| EngineError::Unusable("the engine gave no legal move with an evaluation".into()))?;
+        let notation = line
+            .moves
+            .first()
+            .cloned()
+            .ok_or_else(|| EngineError::Unusable("the engine gave an empty line".into()))?;
+        let score = line.score;
+        let readable = line.readable.first().cloned();
+        let chosen = best_move
+            .filter(|best| weakened && *best != notation)
+            .map(|best| position.legal_line(&[best.to_string()]))
+            .and_then(|moves| {
+                let readable = position.readable_line(&moves).first().cloned();
+                moves
+                    .into_iter()
+                    .next()
+                    .map(|notation| EngineMove { notation, readable })
+            });
+        let best = chosen.unwrap_or(EngineMove { notation, readable });
+        Ok(EngineAnalysis {
+            player: position.player().to_string(),
+            best,
+            win_percent: win_percent(score.to_engine()),
+            solved: matches!(score, EvalScore::Mate(n) if n != 0),
+            evaluation: score.evaluation(),
+            score,
+            depth,
+            nodes,
+            pvs,
+        })
     }
-    let line = pvs
-        .first()
-        .ok_or_else(|| EngineError::Unusable("the engine gave no legal move with an evaluation".into()))?;
-    let notation = line
-        .moves
-        .first()
-        .cloned()
-        .ok_or_else(|| EngineError::Unusable("the engine gave an empty line".into()))?;
-    let score = line.score;
-    let readable = line.readable.first().cloned();
-    let chosen = best_move
-        .filter(|best| weakened && *best != notation)
-        .map(|best| position.legal_line(&[best.to_string()]))
-        .and_then(|moves| {
-            let readable = position.readable_line(&moves).first().cloned();
-            moves
-                .into_iter()
-                .next()
-                .map(|notation| EngineMove { notation, readable })
-        });
-    let best = chosen.unwrap_or(EngineMove { notation, readable });
-    Ok(EngineAnalysis {
-        player: position.player().to_string(),
-        best,
-        win_percent: win_percent(score.to_engine()),
-        solved: matches!(score, EvalScore::Mate(n) if n != 0),
-        evaluation: score.evaluation(),
-        score,
-        depth,
-        nodes,
-        pvs,
-    })
+}
+
+/// An answer's shape, built from an engine's search of a position `P`:
+/// [`EngineAnalysis`] for every position, chess's own for chess.
+pub trait EngineAnswer<P>: Clone + Send + Sync + Sized {
+    /// The answer from the engine's best move and lines (a final search
+    /// result, or one completed depth with no best move); see
+    /// [`EngineAnalysis`]'s for the rules every shape keeps.
+    fn from_engine(
+        position: &P,
+        best_move: Option<&str>,
+        weakened: bool,
+        lines: &[PvLine],
+        depth: u32,
+        nodes: u64,
+    ) -> Result<Self, EngineError>;
 }
 
 /// What can go wrong answering, by whose fault.
@@ -257,13 +276,14 @@ struct CacheKey {
     multi_pv: u32,
 }
 
-/// An engine pool and the answers it gave, for one game.
-pub struct EngineAnalyzer {
+/// An engine pool and the answers it gave, for one game, in the game's
+/// answer shape `A`.
+pub struct EngineAnalyzer<A = EngineAnalysis> {
     pool: EnginePool,
-    cache: Option<BoundedMemo<CacheKey, EngineAnalysis>>,
+    cache: Option<BoundedMemo<CacheKey, A>>,
 }
 
-impl EngineAnalyzer {
+impl<A: Clone> EngineAnalyzer<A> {
     /// `cache_entries` answers kept at most (0: none).
     pub fn new(pool: EnginePool, cache_entries: usize) -> Self {
         EngineAnalyzer {
@@ -289,8 +309,11 @@ impl EngineAnalyzer {
         position: &P,
         question: &Question,
         limits: &SearchLimits,
-        on_depth: impl FnMut(EngineAnalysis) + Send,
-    ) -> Result<EngineAnalysis, AnalysisError> {
+        on_depth: impl FnMut(A) + Send,
+    ) -> Result<A, EngineError>
+    where
+        A: EngineAnswer<P>,
+    {
         self.analyze_leased(None, position, question, limits, on_depth).await.0
     }
 
@@ -302,8 +325,11 @@ impl EngineAnalyzer {
         position: &P,
         question: &Question,
         limits: &SearchLimits,
-        mut on_depth: impl FnMut(EngineAnalysis) + Send,
-    ) -> (Result<EngineAnalysis, AnalysisError>, Option<EngineLease>) {
+        mut on_depth: impl FnMut(A) + Send,
+    ) -> (Result<A, EngineError>, Option<EngineLease>)
+    where
+        A: EngineAnswer<P>,
+    {
         // The engine prints one line per legal move at most: asking for
         // more would leave every depth incomplete.
         let multi_pv = question
@@ -332,19 +358,19 @@ impl EngineAnalyzer {
             Some(lease) => lease,
             None => match self.pool.lease(self.pool.wait_within(limits), true).await {
                 Ok(lease) => lease,
-                Err(e) => return (Err(e.into()), None),
+                Err(e) => return (Err(e), None),
             },
         };
         let yield_flag = lease.yield_flag();
         let weakened = !question.options.is_empty();
         let on_report = |report: &DepthReport| {
-            if let Ok(partial) = build_analysis(position, None, false, &report.lines, report.depth, report.nodes) {
+            if let Ok(partial) = A::from_engine(position, None, false, &report.lines, report.depth, report.nodes) {
                 on_depth(partial);
             }
         };
         let (out, lease) = self.pool.search_leased(lease, &job, limits, on_report).await;
-        let analysis = out.map_err(AnalysisError::from).and_then(|out| {
-            build_analysis(
+        let analysis = out.and_then(|out| {
+            A::from_engine(
                 position,
                 out.best_move.as_deref(),
                 weakened,
@@ -352,7 +378,6 @@ impl EngineAnalyzer {
                 out.depth,
                 out.nodes,
             )
-            .map_err(AnalysisError::from)
         });
         // A search stopped early (cancelled, or yielding its engine to
         // another client) is weaker than its budget: not kept.
@@ -415,7 +440,7 @@ mod tests {
             line(1, Score::Mate(1), &["x"]),
             line(2, Score::Cp(-40), &["b", "a", "z"]),
         ];
-        let Ok(a) = build_analysis(&Toy, Some("x"), false, &lines, 5, 10) else {
+        let Ok(a) = EngineAnalysis::from_engine(&Toy, Some("x"), false, &lines, 5, 10) else {
             panic!("an answer");
         };
         assert_eq!(a.best.notation, "b");
@@ -423,23 +448,23 @@ mod tests {
         assert_eq!(a.pvs.len(), 1);
         assert_eq!(a.pvs[0].moves, ["b", "a"]);
         assert!(!a.solved);
-        assert!(build_analysis(&Toy, Some("x"), false, &lines[..1], 5, 10).is_err());
+        assert!(EngineAnalysis::from_engine(&Toy, Some("x"), false, &lines[..1], 5, 10).is_err());
     }
 
     #[test]
     fn a_weakened_engines_bestmove_is_the_answer_though_no_line_starts_with_it() {
         let lines = [line(1, Score::Cp(30), &["a", "b"])];
-        let Ok(full) = build_analysis(&Toy, Some("c"), false, &lines, 5, 10) else {
+        let Ok(full) = EngineAnalysis::from_engine(&Toy, Some("c"), false, &lines, 5, 10) else {
             panic!("an answer");
         };
         assert_eq!(full.best.notation, "a");
-        let Ok(weak) = build_analysis(&Toy, Some("c"), true, &lines, 5, 10) else {
+        let Ok(weak) = EngineAnalysis::from_engine(&Toy, Some("c"), true, &lines, 5, 10) else {
             panic!("an answer");
         };
         assert_eq!(weak.best.notation, "c");
         assert_eq!(weak.score, EvalScore::Cp(30));
         // An illegal one is still not played.
-        let Ok(weak) = build_analysis(&Toy, Some("x"), true, &lines, 5, 10) else {
+        let Ok(weak) = EngineAnalysis::from_engine(&Toy, Some("x"), true, &lines, 5, 10) else {
             panic!("an answer");
         };
         assert_eq!(weak.best.notation, "a");
@@ -451,7 +476,7 @@ mod tests {
             line(1, Score::Cp(10), &["a"]),
             line(2, Score::Mate(2), &["c", "a", "b"]),
         ];
-        let Ok(a) = build_analysis(&Toy, Some("c"), false, &lines, 5, 10) else {
+        let Ok(a) = EngineAnalysis::from_engine(&Toy, Some("c"), false, &lines, 5, 10) else {
             panic!("an answer");
         };
         assert_eq!(a.best.notation, "c");

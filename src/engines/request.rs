@@ -106,7 +106,10 @@ pub async fn answer(
             lines.send(&partial);
         }
     };
-    Ok(analyzer.analyze(position, &question, &limits, on_depth).await?)
+    Ok(analyzer
+        .analyze(position, &question, &limits, on_depth)
+        .await
+        .map_err(AnalysisError::from)?)
 }
 
 /// The AI's move at `level` (1..10, see [`super::skill`]) in a match or
@@ -121,32 +124,24 @@ pub fn choose_move(
 ) -> Result<String, MatchError> {
     let options =
         super::skill::skill_options(level).ok_or_else(|| MatchError::Internal(format!("no level {level}")))?;
+    let question = Question {
+        max_ms: u64::try_from(budget.time.as_millis()).unwrap_or(u64::MAX),
+        options,
+        ..Question::new(0, None, 1).map_err(|e| MatchError::Internal(e.to_string()))?
+    };
     let answer = super::blocking::block_on(async {
         analyzer.pool().start_one_if_cold().await;
         let limits = SearchLimits::within(budget.time).with_max_nodes(budget.nodes);
-        let question = Question {
-            max_ms: u64::try_from(budget.time.as_millis()).unwrap_or(u64::MAX),
-            options,
-            ..Question::new(0, None, 1)?
-        };
         analyzer.analyze(position, &question, &limits, |_| {}).await
     })
     .ok_or_else(|| MatchError::Internal("no async runtime for the engine".to_string()))?;
-    match answer {
-        Ok(analysis) => Ok(analysis.best.notation),
-        Err(error @ AnalysisError::Engine(_)) => {
-            tracing::warn!(%error, "the AI's engine search failed");
-            Err(MatchError::Unavailable {
-                detail: error.client_detail(),
-                retry_after_secs: match &error {
-                    AnalysisError::Engine(e) => e.retry_after_secs(),
-                    _ => None,
-                },
-            })
+    answer.map(|analysis| analysis.best.notation).map_err(|error| {
+        tracing::warn!(%error, "the AI's engine search failed");
+        MatchError::Unavailable {
+            retry_after_secs: error.retry_after_secs(),
+            detail: AnalysisError::Engine(error).client_detail(),
         }
-        // The position came from the rules: not the client's fault.
-        Err(other) => Err(MatchError::Internal(other.to_string())),
-    }
+    })
 }
 
 /// Refuses a new match at once (503, saying how to install it) where the

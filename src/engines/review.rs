@@ -76,7 +76,7 @@ async fn evaluate<P: EnginePosition>(
             let analysis = loop {
                 let limits = SearchLimits::within(std::time::Duration::from_millis(per_position_ms));
                 match analyzer.analyze(position, &question, &limits, |_| {}).await {
-                    Err(AnalysisError::Engine(error)) if tries < TRIES => {
+                    Err(error) if tries < TRIES => {
                         tracing::info!(%error, "a review's position failed; searching it again");
                         tries += 1;
                     }

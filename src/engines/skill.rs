@@ -22,7 +22,7 @@
 //! arena for xiangqi and shogi (each level beats the one below it, level
 //! 10 every other), is in README's "Xiangqi and shogi". The weakened move
 //! is the engine's `bestmove`, not its best printed line (see
-//! [`crate::engines::analysis::build_analysis`]).
+//! [`crate::engines::analysis::EngineAnswer`]).
 
 /// The lowest and highest levels.
 pub const LEVELS: std::ops::RangeInclusive<u8> = 1..=10;

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::accuracy::win_percent;
 use super::rules::{ChessMove, ChessState, SanMove};
 use crate::core::evaluation::Evaluation;
+use crate::engines::analysis::EngineAnswer;
 pub use crate::engines::score::EvalScore;
 use crate::engines::{EngineError, PvLine};
 
@@ -75,60 +76,62 @@ pub fn checked_lines(state: &ChessState, lines: &[PvLine]) -> Vec<PvOut> {
 /// no line finished, with no score), the best completed line's move is the
 /// answer. A `weakened` engine's (a level's) `bestmove` is the answer
 /// even so: it is the weaker move it chose among lines it does not print
-/// (see [`crate::engines::analysis::build_analysis`]).
-pub fn build_analysis(
-    state: &ChessState,
-    best_move: Option<&str>,
-    weakened: bool,
-    lines: &[PvLine],
-    depth: u32,
-    nodes: u64,
-) -> Result<ChessAnalysis, EngineError> {
-    let mut pvs = checked_lines(state, lines);
-    if let Some(text) = best_move {
-        if ChessMove::parse(text).and_then(|mv| state.san(mv)).is_none() {
-            return Err(EngineError::Unusable(format!(
-                "the engine's move {text:?} is not legal here"
-            )));
+/// (see [`crate::engines::analysis::EngineAnalysis`]'s [`EngineAnswer`]).
+impl EngineAnswer<ChessState> for ChessAnalysis {
+    fn from_engine(
+        state: &ChessState,
+        best_move: Option<&str>,
+        weakened: bool,
+        lines: &[PvLine],
+        depth: u32,
+        nodes: u64,
+    ) -> Result<Self, EngineError> {
+        let mut pvs = checked_lines(state, lines);
+        if let Some(text) = best_move {
+            if ChessMove::parse(text).and_then(|mv| state.san(mv)).is_none() {
+                return Err(EngineError::Unusable(format!(
+                    "the engine's move {text:?} is not legal here"
+                )));
+            }
+            if let Some(i) = pvs
+                .iter()
+                .position(|pv| pv.moves.first().map(String::as_str) == Some(text))
+            {
+                let chosen = pvs.remove(i);
+                pvs.insert(0, chosen);
+            }
         }
-        if let Some(i) = pvs
-            .iter()
-            .position(|pv| pv.moves.first().map(String::as_str) == Some(text))
-        {
-            let chosen = pvs.remove(i);
-            pvs.insert(0, chosen);
-        }
+        let ranked = pvs.first().and_then(|pv| pv.moves.first().cloned());
+        let best_text = best_move
+            .filter(|_| weakened)
+            .map(str::to_string)
+            .or(ranked)
+            .or_else(|| best_move.map(str::to_string))
+            .ok_or_else(|| EngineError::Unusable("the engine gave no move".into()))?;
+        let best = ChessMove::parse(&best_text)
+            .and_then(|mv| state.san(mv).map(|san| SanMove { uci: mv.uci(), san }))
+            .ok_or_else(|| EngineError::Unusable(format!("the engine's move {best_text:?} is not legal here")))?;
+        let line = pvs
+            .first()
+            .ok_or_else(|| EngineError::Unusable("the engine gave no evaluation".into()))?;
+        let score = line.score;
+        let white_score = match state.side_to_move() {
+            Color::White => score,
+            Color::Black => score.flipped(),
+        };
+        Ok(ChessAnalysis {
+            player: state.player().to_string(),
+            win_percent: win_percent(score.to_engine()),
+            solved: matches!(score, EvalScore::Mate(n) if n != 0),
+            evaluation: score.evaluation(),
+            best,
+            score,
+            white_score,
+            depth,
+            nodes,
+            pvs,
+        })
     }
-    let ranked = pvs.first().and_then(|pv| pv.moves.first().cloned());
-    let best_text = best_move
-        .filter(|_| weakened)
-        .map(str::to_string)
-        .or(ranked)
-        .or_else(|| best_move.map(str::to_string))
-        .ok_or_else(|| EngineError::Unusable("the engine gave no move".into()))?;
-    let best = ChessMove::parse(&best_text)
-        .and_then(|mv| state.san(mv).map(|san| SanMove { uci: mv.uci(), san }))
-        .ok_or_else(|| EngineError::Unusable(format!("the engine's move {best_text:?} is not legal here")))?;
-    let line = pvs
-        .first()
-        .ok_or_else(|| EngineError::Unusable("the engine gave no evaluation".into()))?;
-    let score = line.score;
-    let white_score = match state.side_to_move() {
-        Color::White => score,
-        Color::Black => score.flipped(),
-    };
-    Ok(ChessAnalysis {
-        player: state.player().to_string(),
-        win_percent: win_percent(score.to_engine()),
-        solved: matches!(score, EvalScore::Mate(n) if n != 0),
-        evaluation: score.evaluation(),
-        best,
-        score,
-        white_score,
-        depth,
-        nodes,
-        pvs,
-    })
 }
 
 /// One line of a cloud evaluation: White's view, moves space-separated.
@@ -200,7 +203,7 @@ mod tests {
             line(1, Score::Cp(-30), &["c7c5", "g1f3", "zz", "d7d6"]),
             line(2, Score::Cp(-45), &["e2e4"]),
         ];
-        let a = build_analysis(&state, Some("c7c5"), false, &lines, 7, 1234);
+        let a = ChessAnalysis::from_engine(&state, Some("c7c5"), false, &lines, 7, 1234);
         let Ok(a) = a else {
             panic!("{a:?}");
         };
@@ -220,7 +223,7 @@ mod tests {
             serde_json::to_value(&cloud.pvs).unwrap_or_default(),
             serde_json::json!([{"moves": "c7c5 g1f3", "cp": 30}])
         );
-        assert!(build_analysis(&state, Some("e2e4"), false, &lines, 7, 1).is_err());
+        assert!(ChessAnalysis::from_engine(&state, Some("e2e4"), false, &lines, 7, 1).is_err());
     }
 
     #[test]
@@ -232,7 +235,7 @@ mod tests {
         ];
         // bestmove from the second line (ranks out of order after a stop):
         // that line goes first.
-        let Ok(a) = build_analysis(&state, Some("e2e4"), false, &lines, 9, 1) else {
+        let Ok(a) = ChessAnalysis::from_engine(&state, Some("e2e4"), false, &lines, 9, 1) else {
             panic!("an answer");
         };
         assert_eq!((a.best.uci.as_str(), a.score), ("e2e4", EvalScore::Cp(25)));
@@ -242,14 +245,14 @@ mod tests {
         );
         // bestmove from a depth no line finished: the best completed line's
         // move, with its score.
-        let Ok(a) = build_analysis(&state, Some("d2d4"), false, &lines[..1], 9, 1) else {
+        let Ok(a) = ChessAnalysis::from_engine(&state, Some("d2d4"), false, &lines[..1], 9, 1) else {
             panic!("an answer");
         };
         assert_eq!((a.best.uci.as_str(), a.score), ("g1f3", EvalScore::Cp(31)));
         assert_eq!(a.pvs[0].moves[0], "g1f3");
         // A level's weakened engine: its bestmove is the move played, the
         // score still the position's.
-        let Ok(a) = build_analysis(&state, Some("d2d4"), true, &lines[..1], 9, 1) else {
+        let Ok(a) = ChessAnalysis::from_engine(&state, Some("d2d4"), true, &lines[..1], 9, 1) else {
             panic!("an answer");
         };
         assert_eq!((a.best.uci.as_str(), a.score), ("d2d4", EvalScore::Cp(31)));

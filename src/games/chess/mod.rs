@@ -10,7 +10,9 @@
 //!   the cloud-eval view, the AI's move at a level.
 //! - [`analysis`]: the answers' JSON shapes.
 //! - [`review`]: a game reviewed move by move with lichess's measures.
-//! - [`accuracy`], [`levels`], [`cache`]: the pieces they use.
+//! - [`engine`]: a position as the engine's question, in chess's answer
+//!   shape.
+//! - [`accuracy`], [`levels`]: the pieces they use.
 //! - [`api`]: `POST /chess/move` and `GET /chess/cloud-eval` on them.
 //! - [`matches`]: chess as a match and arena game; [`blocking`]: the
 //!   engine pool called from their blocking threads.
@@ -19,7 +21,7 @@
 
 pub mod accuracy;
 pub mod analysis;
-pub mod cache;
+pub mod engine;
 pub mod levels;
 pub mod review;
 pub mod rules;

@@ -6,19 +6,14 @@
 //! [`ChessAnalysis`] (or its cloud-eval view), from the cache when the same
 //! question was answered before.
 
-use std::sync::atomic::Ordering;
-
-use super::analysis::{build_analysis, ChessAnalysis, CloudEval};
-use super::cache::{AnalysisCache, CacheKey};
+use super::analysis::{ChessAnalysis, CloudEval};
 use super::levels::level_settings;
 use super::rules::{ChessMove, ChessState, EndReason, RulesError};
-use crate::engines::{DepthReport, EngineError, EngineLease, EnginePool, SearchJob};
+use crate::engines::analysis::{EngineAnalyzer, Question};
+pub use crate::engines::analysis::{MAX_DEPTH, MAX_MULTI_PV};
+use crate::engines::{EngineError, EngineLease, EnginePool};
 use crate::solve::limits::SearchLimits;
-
-/// The most lines one answer may have.
-pub const MAX_MULTI_PV: u32 = 5;
-/// The deepest `depth` a request may ask for (Stockfish stops at 245).
-pub const MAX_DEPTH: u32 = 99;
+use crate::solve::memo::MemoStats;
 
 /// What can go wrong answering a chess question, by whose fault.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -138,30 +133,24 @@ impl AnalyzeOptions {
 }
 
 /// The engine pool and the answer cache, shared by every chess request.
-pub struct ChessAnalyzer {
-    pool: EnginePool,
-    cache: AnalysisCache,
-}
+pub struct ChessAnalyzer(EngineAnalyzer<ChessAnalysis>);
 
 impl ChessAnalyzer {
     pub fn new(pool: EnginePool, cache_entries: usize) -> Self {
-        ChessAnalyzer {
-            pool,
-            cache: AnalysisCache::new(cache_entries),
-        }
+        ChessAnalyzer(EngineAnalyzer::new(pool, cache_entries))
     }
 
     pub fn pool(&self) -> &EnginePool {
-        &self.pool
+        self.0.pool()
     }
 
-    pub fn cache(&self) -> &AnalysisCache {
-        &self.cache
+    pub fn cache_stats(&self) -> MemoStats {
+        self.0.cache_stats()
     }
 
     /// False when the engine is not installed (the catalog's `available`).
     pub fn is_available(&self) -> bool {
-        self.pool.is_available()
+        self.pool().is_available()
     }
 
     /// The best move and evaluation of the position, within `limits`.
@@ -187,87 +176,14 @@ impl ChessAnalyzer {
         state: &ChessState,
         options: &AnalyzeOptions,
         limits: &SearchLimits,
-        mut on_depth: impl FnMut(ChessAnalysis) + Send,
+        on_depth: impl FnMut(ChessAnalysis) + Send,
     ) -> (Result<ChessAnalysis, ChessError>, Option<EngineLease>) {
-        let job = match self.job(state, options) {
-            Ok(Job::Cached(hit)) => return (Ok(hit), lease),
-            Ok(Job::Search(job, key)) => (job, key),
+        let question = match question(state, options) {
+            Ok(question) => question,
             Err(e) => return (Err(e), lease),
         };
-        let (job, key) = job;
-        let on_report = |report: &DepthReport| {
-            if let Ok(partial) = build_analysis(state, None, false, &report.lines, report.depth, report.nodes) {
-                on_depth(partial);
-            }
-        };
-        let lease = match lease {
-            Some(lease) => lease,
-            None => match self.pool.lease(self.pool.wait_within(limits), true).await {
-                Ok(lease) => lease,
-                Err(e) => return (Err(e.into()), None),
-            },
-        };
-        let yield_flag = lease.yield_flag();
-        let weakened = !job.options.is_empty();
-        let (out, lease) = self.pool.search_leased(lease, &job, limits, on_report).await;
-        let analysis = out.map_err(ChessError::from).and_then(|out| {
-            build_analysis(
-                state,
-                out.best_move.as_deref(),
-                weakened,
-                &out.lines,
-                out.depth,
-                out.nodes,
-            )
-            .map_err(ChessError::from)
-        });
-        if let (Ok(analysis), Some(key)) = (&analysis, key) {
-            // A search stopped early (cancelled, or yielding its engine to
-            // another client) is weaker than its budget: not kept.
-            let yielded = yield_flag.is_some_and(|f| f.load(Ordering::Relaxed));
-            if !limits.stopped_early() && !yielded {
-                self.cache.insert(key, analysis.clone());
-            }
-        }
-        (analysis, lease)
-    }
-
-    /// The engine's job for a question, or the cached answer.
-    fn job(&self, state: &ChessState, options: &AnalyzeOptions) -> Result<Job, ChessError> {
-        let options = options.clone().validate()?;
-        if let Some(reason @ (EndReason::Checkmate | EndReason::Stalemate)) = state.end() {
-            return Err(RulesError::GameOver(reason).into());
-        }
-        let settings = level_settings(options.level).ok_or(ChessError::BadParameter {
-            field: "level",
-            detail: "must be between 1 and 10".to_string(),
-        })?;
-        // Stockfish prints one line per legal move at most: asking for
-        // more would leave every depth incomplete.
-        let multi_pv = options
-            .multi_pv
-            .min(u32::try_from(state.legal_move_count()).unwrap_or(1))
-            .max(1);
-        let full_strength = settings.options.is_empty();
-        let key = CacheKey {
-            fen: state.fen(),
-            max_ms: options.max_ms,
-            depth: options.depth,
-            multi_pv,
-        };
-        if full_strength {
-            if let Some(hit) = self.cache.get(&key) {
-                return Ok(Job::Cached((*hit).clone()));
-            }
-        }
-        let job = SearchJob {
-            position: state.uci_position(),
-            depth: options.depth,
-            multi_pv,
-            options: settings.options,
-            session: options.session,
-        };
-        Ok(Job::Search(job, full_strength.then_some(key)))
+        let (answer, lease) = self.0.analyze_leased(lease, state, &question, limits, on_depth).await;
+        (answer.map_err(ChessError::from), lease)
     }
 
     /// lichess's cloud-eval answer for a position (full strength).
@@ -307,9 +223,22 @@ impl ChessAnalyzer {
     }
 }
 
-/// What a question needs: nothing (a cached answer), or a search, with the
-/// key to keep its answer under (full strength only).
-enum Job {
-    Cached(ChessAnalysis),
-    Search(SearchJob, Option<CacheKey>),
+/// The engine's question for `options` about `state` (not a finished
+/// game: checkmate and stalemate are refused).
+fn question(state: &ChessState, options: &AnalyzeOptions) -> Result<Question, ChessError> {
+    let options = options.clone().validate()?;
+    if let Some(reason @ (EndReason::Checkmate | EndReason::Stalemate)) = state.end() {
+        return Err(RulesError::GameOver(reason).into());
+    }
+    let settings = level_settings(options.level).ok_or(ChessError::BadParameter {
+        field: "level",
+        detail: "must be between 1 and 10".to_string(),
+    })?;
+    Ok(Question {
+        max_ms: options.max_ms,
+        depth: options.depth,
+        multi_pv: options.multi_pv,
+        options: settings.options,
+        session: options.session,
+    })
 }

@@ -23,7 +23,6 @@ use crate::serve::{
 };
 use crate::solve::limits::SearchLimits;
 use crate::solve::lines::Lines;
-use crate::solve::memo::MemoStats;
 use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
 
@@ -84,18 +83,7 @@ impl ServedGame for ChessGame {
 
     fn record_metrics(services: &Services) {
         let analyzer = api::analyzer(services);
-        let (hits, misses) = analyzer.cache().stats();
-        let stats = MemoStats {
-            entries: analyzer.cache().len(),
-            capacity: services
-                .config
-                .games
-                .of::<super::settings::ChessSettings>()
-                .cache_entries,
-            hits,
-            misses,
-        };
-        memo_gauges(Self::ID, "answer_cache", &stats);
+        memo_gauges(Self::ID, "answer_cache", &analyzer.cache_stats());
         memo_gauges(Self::ID, "answer_bodies", &api::body_cache(services).stats());
         metrics::gauge!("kibitz_engine_processes", "game" => Self::ID).set(analyzer.pool().live_pids().len() as f64);
     }
