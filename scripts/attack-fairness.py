@@ -24,11 +24,12 @@ Usage: scripts/attack-fairness.py HOST:PORT [--heavy-ms 10000]
 Loopback only; takes about HEAVY_MS plus a few seconds.
 """
 import argparse
-import http.client
-import json
 import sys
 import threading
 import time
+
+import attack_common
+from attack_common import loopback
 
 parser = argparse.ArgumentParser()
 parser.add_argument("target")
@@ -37,45 +38,24 @@ parser.add_argument("--forwarded", action="store_true")
 parser.add_argument("--report-only", action="store_true")
 args = parser.parse_args()
 sys.stdout.reconfigure(line_buffering=True)
-host, port = args.target.rsplit(":", 1)
-assert host in ("127.0.0.1", "localhost"), "loopback (IPv4) only"
-port = int(port)
+TARGET = loopback(args.target)
 
 HEAVY = ("127.0.0.1", "198.51.100.1")
 LIGHT = ("127.0.0.2", "198.51.100.2")
 
 
 def request(client, method, path, body=None, token=None, timeout=60):
-    """(status, parsed body or text, seconds) of one request from `client`."""
+    """(status, parsed body or text, seconds) of one request from `client`:
+    its loopback source, or its X-Forwarded-For with --forwarded."""
     source, forwarded = client
-    if args.forwarded:
-        connection = http.client.HTTPConnection(host, port, timeout=timeout)
-    else:
-        connection = http.client.HTTPConnection(host, port, timeout=timeout, source_address=(source, 0))
-    headers = {"Connection": "close"}
+    headers = {}
     if args.forwarded:
         headers["X-Forwarded-For"] = forwarded
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    started = time.monotonic()
-    try:
-        connection.request(method, path, body=data, headers=headers)
-        answer = connection.getresponse()
-        text = answer.read().decode(errors="replace")
-        status = answer.status
-    except OSError as error:
-        return None, str(error), time.monotonic() - started
-    finally:
-        connection.close()
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        parsed = text
-    return status, parsed, time.monotonic() - started
+    return attack_common.request(
+        TARGET, method, path, body, source=None if args.forwarded else source, headers=headers, timeout=timeout
+    )
 
 
 OPENING = ["........", "........", "........", "...OX...", "...XO...", "........", "........", "........"]

@@ -29,13 +29,14 @@ Usage: scripts/attack-reviews.py HOST:PORT [--reviews 4] [--review-ms 2000]
 Loopback (IPv4) only; takes about REVIEWS x REVIEW_MS plus a second or two.
 """
 import argparse
-import http.client
-import json
 import random
 import re
 import sys
 import threading
 import time
+
+import attack_common
+from attack_common import loopback
 
 parser = argparse.ArgumentParser()
 parser.add_argument("target")
@@ -45,9 +46,7 @@ parser.add_argument("--min-moves", type=int, default=10)
 parser.add_argument("--report-only", action="store_true")
 args = parser.parse_args()
 sys.stdout.reconfigure(line_buffering=True)
-host, port = args.target.rsplit(":", 1)
-assert host in ("127.0.0.1", "localhost"), "loopback (IPv4) only"
-port = int(port)
+TARGET = loopback(args.target)
 
 A = "127.0.0.2"  # the reviewing client
 B = "127.0.0.1"  # the client that asks for moves
@@ -55,27 +54,7 @@ B = "127.0.0.1"  # the client that asks for moves
 
 def request(source, method, path, body=None, timeout=60):
     """(status, parsed body or text, seconds) of one request from `source`."""
-    connection = http.client.HTTPConnection(host, port, timeout=timeout, source_address=(source, 0))
-    headers = {"Connection": "close"}
-    data = None
-    if body is not None:
-        data = json.dumps(body).encode()
-        headers["Content-Type"] = "application/json"
-    started = time.monotonic()
-    try:
-        connection.request(method, path, body=data, headers=headers)
-        answer = connection.getresponse()
-        text = answer.read().decode(errors="replace")
-        status = answer.status
-    except (OSError, http.client.HTTPException) as error:
-        return None, str(error), time.monotonic() - started
-    finally:
-        connection.close()
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        parsed = text
-    return status, parsed, time.monotonic() - started
+    return attack_common.request(TARGET, method, path, body, source=source, timeout=timeout)
 
 
 def detail(answer):
