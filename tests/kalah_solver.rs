@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use kibitz::games::kalah::endgame;
 use kibitz::games::kalah::rules::{Capture, Layout, Played, Player, Position, Rules};
 use kibitz::games::kalah::solve::analyse;
 use kibitz::solve::limits::SearchLimits;
@@ -210,6 +211,19 @@ fn every_house_of_small_boards_matches_brute_force() {
     }
 }
 
+/// The position `plies` random moves into a game (fewer if it ends).
+fn played_into(rules: Rules, plies: usize, rng: &mut Rng) -> Position {
+    let mut position = rules.start();
+    for _ in 0..plies {
+        let moves = position.legal_houses();
+        if moves.is_empty() {
+            break;
+        }
+        let _ = position.play(moves[rng.below(moves.len())]);
+    }
+    position
+}
+
 /// Positions a few random moves into games of Kalah(4,3) and Kalah(3,4).
 #[test]
 fn every_house_of_random_positions_matches_brute_force() {
@@ -219,17 +233,33 @@ fn every_house_of_random_positions_matches_brute_force() {
         for (m, n, plies) in [(4, 3, 6), (3, 4, 4), (4, 2, 2)] {
             let rules = Rules::new(m, n, capture).unwrap();
             for _ in 0..20 {
-                let mut position = rules.start();
-                for _ in 0..plies + rng.below(plies) {
-                    let moves = position.legal_houses();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let _ = position.play(moves[rng.below(moves.len())]);
-                }
+                let position = played_into(rules, plies + rng.below(plies), &mut rng);
                 if !position.is_over() {
                     check(&position, &table);
                 }
+            }
+        }
+    }
+}
+
+/// The same positions with the endgame tables built: the search answers
+/// positions with few seeds from them and must still match the brute
+/// force, every house (the table's own entries are checked one by one in
+/// its unit tests).
+#[test]
+fn every_house_matches_brute_force_with_the_endgame_tables() {
+    // Half of 1 MiB a table: 15 seeds on four houses (490,314 entries).
+    endgame::set_budget(1 << 20);
+    let table = SharedTable::new(1 << 18);
+    let mut rng = Rng(11);
+    for capture in [Capture::Standard, Capture::Empty] {
+        let rules = Rules::new(4, 3, capture).unwrap();
+        let built = endgame::build_now(rules.geometry(), capture).map(|t| t.seeds());
+        assert_eq!(built, Some(15), "{capture:?}");
+        for _ in 0..20 {
+            let position = played_into(rules, 6 + rng.below(6), &mut rng);
+            if !position.is_over() {
+                check(&position, &table);
             }
         }
     }

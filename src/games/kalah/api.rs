@@ -21,6 +21,12 @@ pub struct KalahSolver {
 
 impl GameSolver for KalahSolver {
     fn build(sizes: &MemoSizes) -> Self {
+        // The second table share holds the endgame tables.
+        super::endgame::set_budget(
+            sizes
+                .table_entries
+                .saturating_mul(crate::config::budget::TABLE_ENTRY_BYTES),
+        );
         KalahSolver {
             table: SharedTable::new(sizes.table_entries),
         }

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use super::endgame;
 use super::rules::{Capture, Played, Player, Position, Rules};
 use super::solve::{analyse, Analysis, HouseValue, Step};
 use crate::solve::limits::SearchLimits;
@@ -210,6 +211,11 @@ pub struct BuildArgs {
     /// Transposition table entries (16 bytes each), kept across positions.
     #[arg(long, default_value_t = 1 << 25)]
     pub table_entries: usize,
+    /// MiB for the board's endgame tables (one is built, up to half of
+    /// this, before the first position: 256 gives 18 seeds on 6 houses;
+    /// 0 builds none).
+    #[arg(long, default_value_t = 256)]
+    pub endgame_mib: usize,
 }
 
 impl crate::config::GameCommand for KalahCommand {
@@ -248,6 +254,15 @@ fn build(args: &BuildArgs) -> Result<(), String> {
             .map_err(|e| e.to_string())?,
     );
     let table = SharedTable::new(args.table_entries);
+    endgame::set_budget(args.endgame_mib.saturating_mul(1 << 20));
+    let clock = Instant::now();
+    if let Some(built) = endgame::build_now(rules.geometry(), capture) {
+        eprintln!(
+            "endgame table: every position with at most {} seeds, in {:.1} s",
+            built.seeds(),
+            clock.elapsed().as_secs_f64()
+        );
+    }
     for position in todo {
         let clock = Instant::now();
         let analysis = analyse(&position, &table, &SearchLimits::within(UNBOUNDED));

@@ -8,6 +8,8 @@
 //!   word), sowing, captures, the end of the game;
 //! - [`game`]: the rules as the generic layers see them (`impl Game`);
 //! - [`solve`]: the exact search and its estimate when the budget ends;
+//! - [`endgame`]: the exact values of the positions with few seeds left,
+//!   built once a board's searches pay for them;
 //! - [`book`]: the opening book, built by `kibitz kalah-book` and compiled
 //!   in;
 //! - [`api`]: `POST /kalah/move`'s shapes and answer;
@@ -16,6 +18,7 @@
 //! - `served`: what the service offers (`ServedGame`).
 
 pub mod book;
+pub mod endgame;
 pub mod game;
 pub mod rules;
 pub mod solve;

@@ -20,7 +20,8 @@ pub struct KalahGame;
 
 impl ServedGame for KalahGame {
     const ID: &'static str = "kalah";
-    const TABLES: usize = 1;
+    /// The transposition table, and the endgame tables' share.
+    const TABLES: usize = 2;
     const ANALYSIS_PATH: &'static str = "/kalah/move";
     const DRAWING: &'static str = include_str!("../../../web/kalah.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/kalah-rules.js"));

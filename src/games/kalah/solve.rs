@@ -20,6 +20,7 @@
 //! limits allowed, else the estimate of a depth-limited search (store
 //! difference at the horizon) with `solved: false`.
 
+use super::endgame::{self, EndgameTable};
 use super::rules::{Capture, Geometry, Houses, Next, Played, Player, Position};
 use crate::core::evaluation::Evaluation;
 use crate::solve::limits::SearchLimits;
@@ -148,7 +149,10 @@ pub fn analyse_reporting(
     work.report(&mut report);
     work.solve_in_order(table, limits, &mut report);
     work.deepen_unsolved(table, limits);
-    work.finish(table, limits)
+    let analysis = work.finish(table, limits);
+    let rules = position.rules();
+    endgame::searched(rules.geometry(), rules.capture(), analysis.nodes);
+    analysis
 }
 
 /// One analysis under way: each legal house's value so far.
@@ -299,8 +303,35 @@ impl<'p> HouseWork<'p> {
 /// limits ran out.
 pub fn solve_position(position: &Position, table: &SharedTable, limits: &SearchLimits) -> Option<(i32, u64)> {
     let mut search = Search::new(position, table, limits.clone());
-    let future = search.solve(position.houses(), None)?;
-    Some((position.margin() + future, search.nodes))
+    let future = search.solve(position.houses(), None);
+    let rules = position.rules();
+    endgame::searched(rules.geometry(), rules.capture(), search.nodes);
+    Some((position.margin() + future?, search.nodes))
+}
+
+/// The rank of `houses` (m a side) among all distributions of at most
+/// its seeds over the houses (combinatorial number system: the running
+/// totals, each plus its index, are a strictly increasing sequence, ranked
+/// by summing binomials). Below [`distributions`]`(2m, seeds)`.
+#[inline(always)]
+pub(super) fn rank(m: usize, houses: Houses) -> u64 {
+    let mut rank = 0;
+    let mut running = 0;
+    for (j, index) in (0..m).chain(8..8 + m).enumerate() {
+        running += houses.count(index) as usize;
+        rank += BINOMIAL[running + j][j + 1];
+    }
+    rank
+}
+
+/// How many distributions of at most `seeds` seeds over `width` houses
+/// there are: C(seeds + width, width) (saturating).
+pub(super) fn distributions(width: usize, seeds: u32) -> u64 {
+    BINOMIAL
+        .get(seeds as usize + width)
+        .and_then(|row| row.get(width))
+        .copied()
+        .unwrap_or(u64::MAX)
 }
 
 /// A move of a node being searched.
@@ -327,6 +358,9 @@ struct Search<'a> {
     /// Up to Kalah(6,6) every position fits; on the widest boards only
     /// the first moves of the biggest games do not.
     exact_seeds: u32,
+    /// The board's endgame table, when built: positions with at most its
+    /// seeds are answered from it.
+    endgame: Option<&'static EndgameTable>,
     table: &'a SharedTable,
     limits: SearchLimits,
     nodes: u64,
@@ -346,6 +380,7 @@ impl<'a> Search<'a> {
             capture: rules.capture(),
             salt: (rules.houses() as u64 - 1) << 60 | u64::from(rules.capture() == Capture::Empty) << RANK_BITS,
             exact_seeds,
+            endgame: endgame::table(rules.geometry(), rules.capture()),
             table,
             limits,
             nodes: 0,
@@ -353,21 +388,20 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// The position's rank among all distributions of at most its seeds
-    /// over the houses of its width (combinatorial number system: the
-    /// running totals, each plus its index, are a strictly increasing
-    /// sequence, ranked by summing binomials). Below C(seeds + width,
-    /// width), so exact for at most `exact_seeds` seeds.
     #[inline(always)]
     fn rank(&self, houses: Houses) -> u64 {
-        let m = self.geo.houses();
-        let mut rank = 0;
-        let mut running = 0;
-        for (j, index) in (0..m).chain(8..8 + m).enumerate() {
-            running += houses.count(index) as usize;
-            rank += BINOMIAL[running + j][j + 1];
+        rank(self.geo.houses(), houses)
+    }
+
+    /// The exact future margin from the endgame table, where it holds
+    /// the position.
+    #[inline(always)]
+    fn endgame_value(&self, houses: Houses, seeds: u32) -> Option<i32> {
+        let table = self.endgame?;
+        if seeds > table.seeds() {
+            return None;
         }
-        rank
+        table.value(self.rank(houses))
     }
 
     #[inline(always)]
@@ -554,6 +588,10 @@ impl<'a> Search<'a> {
             remembered: NO_MOVE,
             exact: None,
         };
+        if let Some(value) = self.endgame_value(houses, seeds) {
+            known.exact = Some(value);
+            return known;
+        }
         if let Some(entry) = key.and_then(|key| self.table.get(key, depth)) {
             let value = i32::from(entry.value);
             match entry.bound {
@@ -608,10 +646,16 @@ impl<'a> Search<'a> {
     /// horizon (`depth` plies of the opponent's turns; a move again does
     /// not count), 0 beyond (the store difference as it stands).
     fn estimate(&mut self, houses: Houses, depth: u32, mut alpha: i32, beta: i32) -> i32 {
-        if self.tick() || depth == 0 {
+        if self.tick() {
             return 0;
         }
         let seeds = houses.seeds();
+        if let Some(value) = self.endgame_value(houses, seeds) {
+            return value;
+        }
+        if depth == 0 {
+            return 0;
+        }
         let key = self.estimate_key(houses, seeds);
         let stored_depth = depth.min(255) as u8;
         let mut remembered = NO_MOVE;
