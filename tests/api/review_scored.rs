@@ -267,14 +267,16 @@ fn check_number_square_review(review: &Value, end: &Value) {
 #[tokio::test]
 async fn number_square_match_reviews_are_the_brute_forces_values_and_a_thrown_tile_is_a_blunder() {
     let app = app().await;
-    let dealt = json!({"game": "number-square", "options": {"size": 4}});
+    // A random deal may leave no move 0.15 points worse than the best (a
+    // game already decided); the given board always has one.
+    let dealt = (json!({"game": "number-square", "options": {"size": 4}}), false);
     let given = json!({
         "game": "number-square",
         "ai_first": true,
         // Whatever the AI takes first, the person then has a tile to throw.
         "options": {"board": [[5, 13, 8, 3], [12, 11, 6, 1], [15, 10, 2, 9], [7, 4, 14, 16]]},
     });
-    for request in [dealt, given] {
+    for (request, must_throw) in [dealt, (given, true)] {
         let thrown = Cell::new(None);
         let (id, token, end) = play_match(&app, request.clone(), best_but_one_thrown(&thrown)).await;
         // The deal is kept: 1..16, once each.
@@ -284,7 +286,10 @@ async fn number_square_match_reviews_are_the_brute_forces_values_and_a_thrown_ti
         let (review, took) = get_review(&app, &id, &token, 10_000).await;
         eprintln!("4x4 number-square review: {took:?}");
         check_number_square_review(&review, &end);
-        let ply = thrown.get().expect("a tile worth throwing");
+        let Some(ply) = thrown.get() else {
+            assert!(!must_throw, "a tile worth throwing: {request}");
+            continue;
+        };
         let entry = review["moves"]
             .as_array()
             .unwrap()
