@@ -578,18 +578,23 @@ impl<'a> Search<'a> {
     #[inline(always)]
     fn probe(&self, houses: Houses) -> Known {
         let seeds = houses.seeds();
-        let key = self.exact_key(houses, seeds);
         let depth = (seeds + DEPTH_BIAS).min(255) as u8;
+        let endgame = self.endgame_value(houses, seeds);
+        // An endgame answer is final: no key (the rank) is needed.
+        let key = if endgame.is_some() {
+            None
+        } else {
+            self.exact_key(houses, seeds)
+        };
         let mut known = Known {
             key,
             depth,
             lower: -(seeds as i32),
             upper: seeds as i32,
             remembered: NO_MOVE,
-            exact: None,
+            exact: endgame,
         };
-        if let Some(value) = self.endgame_value(houses, seeds) {
-            known.exact = Some(value);
+        if endgame.is_some() {
             return known;
         }
         if let Some(entry) = key.and_then(|key| self.table.get(key, depth)) {
