@@ -1,33 +1,61 @@
 #!/usr/bin/env bash
-# How many shared files of src/ and web/ name each game in code: its snake,
-# kebab or CamelCase id on a line that is not a comment, outside the game's
-# own folder (src/games/<game>/) and its drawing (web/<game>.js). The
-# registry's promise (issue 27) is at most 2 per game. `-v` lists the files.
+# How many shared files name each game: its snake, kebab or CamelCase id on
+# a line that is not a comment, in src/ outside the game's own folder
+# (src/games/<game>/), in web/ (the page's shared modules and style sheets)
+# and in openapi/base.yaml (the spec's shared part), plus the string
+# literals of its own end reasons (x-kibitz end_reasons in its spec
+# fragment) written in shared Rust. A game is registered by its line in
+# src/registry.rs and the `pub mod` line Rust needs for its folder
+# (src/games/mod.rs); those two are not counted. Prose naming another game
+# inside a game's folder ("Chinese chess") is not a mention.
+#
+#   scripts/game-mentions.sh          one line per game
+#   scripts/game-mentions.sh -v       ... and the files
+#   scripts/game-mentions.sh --check  exits 1 when src/ or web/ name a game
+#                                     outside its folder (CI); the spec's
+#                                     base is reported, not yet held to 0
 set -euo pipefail
 cd "$(dirname "$0")/.."
-verbose=${1:-}
-# Every game of the registry (its `served <module>::` lines): its module
-# (snake case), its id (kebab case, from its match adapter's ID) and its
-# CamelCase name (the module without underscores, matched ignoring case).
-games=()
+mode=${1:-}
+registered='^(src/registry\.rs|src/games/mod\.rs)$'
+failed=0
 for snake in $(grep -oE 'served +[a-z_]+::' src/registry.rs | sed -E 's/served +//; s/:://'); do
-  kebab=$(grep -hoE 'const ID: &.static str = "[^"]+"' "src/games/$snake/matches.rs" | head -n 1 | sed -E 's/.*"(.*)"/\1/')
-  games+=("$snake $snake ${kebab:-$snake} ${snake//_/}")
-done
-for entry in "${games[@]}"; do
-  read -r id snake kebab camel <<<"$entry"
-  files=$(grep -rIliE "\b(${snake}|${kebab}|${camel})" src web 2>/dev/null \
-    | grep -vE "^src/games/${snake}/|^web/${kebab}\.js$" || true)
-  shared=()
-  for f in $files; do
-    # Only lines that are code: not comments, not doc comments.
-    if grep -IiE "\b(${snake}|${kebab}|${camel})" "$f" \
-      | grep -vqE '^\s*(//|/?\*|#)'; then
-      shared+=("$f")
-    fi
+  kebab=$(grep -hoE 'const ID: &.static str = "[^"]+"' "src/games/$snake/served.rs" | head -n 1 | sed -E 's/.*"(.*)"/\1/')
+  kebab=${kebab:-$snake}
+  camel=${snake//_/}
+  pattern="\\b(${snake}|${kebab}|${camel})\\b"
+  code=()
+  for f in $(grep -rIliE "$pattern" src web 2>/dev/null | grep -vE "^src/games/${snake}/" | grep -vE "$registered" || true); do
+    # Only lines that are code: not comments; in another game's folder not
+    # its prose either (a summary string that says "Japanese chess").
+    lines=$(grep -IiE "$pattern" "$f" | grep -vE '^\s*(//|/?\*|#)' || true)
+    case "$f" in
+      src/games/*) lines=$(printf '%s\n' "$lines" | grep -iE "(::|\")${snake}\b|\b${camel}(::|[A-Z{(<])|\"${kebab}\"" || true) ;;
+    esac
+    [ -n "$lines" ] && code+=("$f")
   done
-  own=$(find src -path "*${snake}*" -name '*.rs' 2>/dev/null | { grep -vE "^src/games/${snake}/" || true; } | wc -l)
-  printf '%-14s shared files naming it: %2d   own src files outside src/games/%s/: %d\n' \
-    "$id" "${#shared[@]}" "$snake" "$own"
-  if [ "$verbose" = "-v" ]; then printf '    %s\n' "${shared[@]}"; fi
+  spec=$(grep -ciE "$pattern" openapi/base.yaml || true)
+  # The game's own end reasons, as string literals in shared Rust.
+  reasons=$(python3 - "$snake" <<'PY'
+import sys, yaml, pathlib
+meta = (yaml.safe_load(pathlib.Path(f"src/games/{sys.argv[1]}/openapi.yaml").read_text()) or {}).get("x-kibitz", {})
+print(" ".join(meta.get("end_reasons", {}) or {}))
+PY
+)
+  reason_files=()
+  for word in $reasons; do
+    for f in $(grep -rlF "\"$word\"" src --include='*.rs' | grep -vE '^src/games/' || true); do
+      if grep -F "\"$word\"" "$f" | grep -vqE '^\s*//'; then reason_files+=("$f:$word"); fi
+    done
+  done
+  printf '%-14s shared src/web files naming it: %2d   end-reason literals in shared src: %d   lines of openapi/base.yaml: %d\n' \
+    "$snake" "${#code[@]}" "${#reason_files[@]}" "$spec"
+  if [ "$mode" = "-v" ]; then
+    for f in "${code[@]}" "${reason_files[@]}"; do printf '    %s\n' "$f"; done
+  fi
+  if [ ${#code[@]} -gt 0 ] || [ ${#reason_files[@]} -gt 0 ]; then failed=1; fi
 done
+if [ "$mode" = "--check" ] && [ "$failed" = 1 ]; then
+  echo "a game is named in a shared file of src/ or web/ (run scripts/game-mentions.sh -v)" >&2
+  exit 1
+fi

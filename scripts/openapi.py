@@ -13,6 +13,12 @@ and so on). The base holds everything shared and says where the games go:
       <key>, `{id}` and `{value}` filled in (repeated lines written once);
   `@ids` in a line: every game's id, comma-separated; `@ids(<key>)`: those
       of the games whose x-kibitz has <key>.
+  `@words(<key>)` in a line: the words of every game's <key> mapping (its
+      own end reasons, say), comma-separated, each once;
+  `<indent># @words <key>`: one line per game with that mapping, its id
+      and each word with its meaning;
+  `<indent># @properties <key>`: the properties every game's <key>
+      mapping adds to a shared schema (a review's extras), each once.
 
 Text is copied, not re-serialised, so the spec keeps its comments and
 layout. Usage:
@@ -21,6 +27,7 @@ layout. Usage:
   python3 scripts/openapi.py --check   # exits 1 if openapi.yaml is stale (CI)
 """
 
+import json
 import pathlib
 import re
 import sys
@@ -79,6 +86,48 @@ def fragments():
 
 EACH = re.compile(r"^(\s*)# @each (\w+): (.*)$")
 IDS = re.compile(r"@ids(?:\((\w+)\))?")
+WORDS = re.compile(r"@words\((\w+)\)")
+WORD_LINES = re.compile(r"^(\s*)# @words (\w+)$")
+PROPERTIES = re.compile(r"^(\s*)# @properties (\w+)$")
+
+
+def mappings(games, key):
+    """(id, mapping) of every game whose x-kibitz has the mapping `key`."""
+    out = []
+    for game in games:
+        meta = game["meta"]
+        value = meta.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, dict):
+            sys.exit(f"{meta['id']}: x-kibitz {key} must be a mapping")
+        out.append((str(meta["id"]), value))
+    return out
+
+
+def words(games, key):
+    seen = []
+    for _, mapping in mappings(games, key):
+        seen.extend(str(w) for w in mapping if str(w) not in seen)
+    return seen
+
+
+def word_lines(games, key, indent):
+    return [
+        indent + game_id + ": " + "; ".join(f"`{w}` - {text}" for w, text in mapping.items()) + "."
+        for game_id, mapping in mappings(games, key)
+    ]
+
+
+def property_lines(games, key, indent):
+    """Each property once; two games that add the same name must agree."""
+    written = {}
+    for game_id, mapping in mappings(games, key):
+        for name, schema in mapping.items():
+            if name in written and written[name] != schema:
+                sys.exit(f"{game_id}: x-kibitz {key}.{name} differs from another game's")
+            written[name] = schema
+    return [f"{indent}{name}: {json.dumps(schema)}" for name, schema in written.items()]
 
 
 NOTICE = (
@@ -99,6 +148,14 @@ def assemble():
             for game in games:
                 out.extend(game["schemas"])
             continue
+        described = WORD_LINES.match(line)
+        if described:
+            out.extend(word_lines(games, described.group(2), described.group(1)))
+            continue
+        added = PROPERTIES.match(line)
+        if added:
+            out.extend(property_lines(games, added.group(2), added.group(1)))
+            continue
         each = EACH.match(line)
         if each:
             indent, key, template = each.groups()
@@ -117,6 +174,7 @@ def assemble():
             key = match.group(1)
             return ", ".join(str(g["meta"]["id"]) for g in games if key is None or key in g["meta"])
 
+        line = WORDS.sub(lambda m: ", ".join(words(games, m.group(1))), line)
         out.append(IDS.sub(ids, line))
     return "\n".join(out)
 

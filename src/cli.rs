@@ -1,15 +1,50 @@
-//! The offline subcommands.
+//! The command line: the top-level parser (`kibitz [serve] | arena | a
+//! game's command`) and the offline subcommands.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
+use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value;
 
 use crate::arena::{Arena, ArenaSpec, Budget, Record, Report};
-use crate::config::Config;
+use crate::config::{Config, GameCommands};
 use crate::solve::limits::SearchLimits;
 use crate::solve::solvers::{MemoSizes, Solvers};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "kibitz",
+    version,
+    about = "Best moves and evaluations for board and dice games, over HTTP"
+)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// With no subcommand, kibitz serves.
+    #[command(flatten)]
+    pub serve: Config,
+}
+
+// Parsed once at start-up: the size of the serve variant costs nothing.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP service (the default).
+    Serve(Config),
+    /// Play named strategies against each other and report how strong each is.
+    Arena(ArenaArgs),
+    /// Count the leaf positions D plies from a position of a game whose
+    /// move generator is held to published counts; the count is the last
+    /// line printed.
+    Perft(PerftArgs),
+    /// The commands games add (each written in its game's folder; the
+    /// registry lists them).
+    #[command(flatten)]
+    Game(GameCommands),
+}
 
 /// `kibitz arena`: a series between two named strategies.
 #[derive(Debug, Clone, clap::Args)]
@@ -147,4 +182,55 @@ pub fn render(report: &Report) -> String {
         ));
     }
     out.join("\n")
+}
+
+#[derive(Debug, Clone, clap::Args)]
+pub struct PerftArgs {
+    /// The game's id (`kibitz perft --game x` lists those that have one).
+    #[arg(long)]
+    pub game: String,
+    /// Plies.
+    #[arg(long)]
+    pub depth: u32,
+    /// The position, as the game writes it (default the start).
+    #[arg(long)]
+    pub position: Option<String>,
+}
+
+/// `kibitz perft`: the count `args` asks for, or what is wrong with them.
+pub fn perft(args: &PerftArgs) -> Result<u64, String> {
+    let perft = crate::registry::perft(&args.game)
+        .map_err(|games| format!("--game must be one of {}, not {:?}", games.join(", "), args.game))?;
+    perft(args.position.as_deref(), args.depth)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(game: &str, depth: u32, position: Option<&str>) -> PerftArgs {
+        PerftArgs {
+            game: game.to_string(),
+            depth,
+            position: position.map(str::to_string),
+        }
+    }
+
+    #[test]
+    fn perft_names_the_games_that_have_one_when_asked_for_another() {
+        let Err(message) = perft(&args("nosuchgame", 1, None)) else {
+            panic!("an unknown game counted");
+        };
+        assert!(message.starts_with("--game must be one of "), "{message}");
+        let listed = message.trim_start_matches("--game must be one of ");
+        let listed = listed.split(", not").next().unwrap_or_default();
+        for game in listed.split(", ") {
+            // Every game listed counts its start: one ply from it is its
+            // legal moves, at least one.
+            let count = perft(&args(game, 1, None)).unwrap_or(0);
+            assert!(count > 0, "{game}");
+            let bad = perft(&args(game, 1, Some("not a position")));
+            assert!(bad.is_err_and(|e| e.starts_with("--position")), "{game}");
+        }
+    }
 }

@@ -8,36 +8,7 @@ use std::any::Any;
 use std::borrow::Cow;
 use std::fmt;
 
-use clap::{Args, Parser, Subcommand};
-
-#[derive(Debug, Parser)]
-#[command(
-    name = "kibitz",
-    version,
-    about = "Best moves and evaluations for board and dice games, over HTTP"
-)]
-#[command(args_conflicts_with_subcommands = true)]
-pub struct Cli {
-    #[command(subcommand)]
-    pub command: Option<Command>,
-    /// With no subcommand, kibitz serves.
-    #[command(flatten)]
-    pub serve: Config,
-}
-
-// Parsed once at start-up: the size of the serve variant costs nothing.
-#[allow(clippy::large_enum_variant)]
-#[derive(Debug, Subcommand)]
-pub enum Command {
-    /// Run the HTTP service (the default).
-    Serve(Config),
-    /// Play named strategies against each other and report how strong each is.
-    Arena(crate::cli::ArenaArgs),
-    /// The commands games add (each written in its game's folder; the
-    /// registry lists them).
-    #[command(flatten)]
-    Game(GameCommands),
-}
+use clap::{Args, Parser};
 
 /// A command a game adds to `kibitz` beside `serve`.
 pub trait GameCommand: fmt::Debug + Send {
@@ -294,12 +265,18 @@ pub struct Config {
 impl Config {
     /// The defaults, ignoring the environment (tests build on this).
     pub fn defaults() -> Self {
-        let mut cli = Cli::parse_from(["kibitz", "--bind", "127.0.0.1:8080"]);
+        /// The server's flags alone (the whole command line is `crate::cli`'s).
+        #[derive(Parser)]
+        struct Flags {
+            #[command(flatten)]
+            serve: Config,
+        }
+        let mut flags = Flags::parse_from(["kibitz", "--bind", "127.0.0.1:8080"]);
         // parse_from still reads KIBITZ_* variables; reset what a test
         // environment might have set.
-        cli.serve.database_url = None;
-        cli.serve.data_dir = PathBuf::from("./data");
-        cli.serve
+        flags.serve.database_url = None;
+        flags.serve.data_dir = PathBuf::from("./data");
+        flags.serve
     }
 
     /// With `memory_mib` set, every cache's bound from its share of it,

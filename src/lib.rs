@@ -12,6 +12,7 @@ pub mod fair;
 pub mod games;
 pub mod hash;
 pub mod http;
+pub mod kept_body;
 pub mod matches;
 pub mod records;
 pub mod registry;

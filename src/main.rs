@@ -1,7 +1,8 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use kibitz::config::{Cli, Command, Config};
+use kibitz::cli::{Cli, Command};
+use kibitz::config::Config;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -18,6 +19,20 @@ fn main() -> ExitCode {
                 ExitCode::from(2)
             }
         },
+        Some(Command::Perft(args)) => {
+            let started = std::time::Instant::now();
+            match kibitz::cli::perft(&args) {
+                Ok(count) => {
+                    eprintln!("{} ms", started.elapsed().as_millis());
+                    println!("{count}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("kibitz perft: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Some(Command::Game(command)) => match command.run() {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {

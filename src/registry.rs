@@ -14,7 +14,7 @@ use crate::games::{
 };
 use crate::matches::turns::TurnGame;
 use crate::matches::{Adapter, MatchGames};
-use crate::serve::{ServedGame, Services};
+use crate::serve::{Perft, ServedGame, Services};
 use crate::solve::solvers::Solvers;
 
 /// Something done once for each served game, with the game as a type (so
@@ -125,7 +125,7 @@ games!(
     matches othello::matches::OthelloMatch, served othello::OthelloGame;
     matches chess::matches::ChessMatch, served chess::ChessGame, settings chess::settings::ChessSettings;
     matches kalah::matches::KalahMatch, served kalah::KalahGame, commands kalah::book::KalahCommand;
-    matches xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings, commands xiangqi::cli::PerftCommand;
+    matches xiangqi::matches::XiangqiMatch, served xiangqi::XiangqiGame, settings xiangqi::settings::XiangqiSettings;
     matches shogi::matches::ShogiMatch, served shogi::ShogiGame, settings shogi::settings::ShogiSettings;
     matches backgammon::matches::BackgammonMatch, served backgammon::served::BackgammonGame, settings backgammon::settings::BackgammonSettings;
 );
@@ -259,6 +259,37 @@ pub fn drawing(file: &str) -> Option<&'static str> {
     find.1
 }
 
+/// The perft of the game `id`, if it has one (`Err`: the games that do).
+pub fn perft(id: &str) -> Result<Perft, Vec<&'static str>> {
+    struct Find<'a>(&'a str, Option<Perft>, Vec<&'static str>);
+    impl Visitor for Find<'_> {
+        fn visit<G: ServedGame>(&mut self) {
+            if let Some(perft) = G::PERFT {
+                self.2.push(G::ID);
+                if G::ID == self.0 {
+                    self.1 = Some(perft);
+                }
+            }
+        }
+    }
+    let mut find = Find(id, None, Vec::new());
+    each_game(&mut find);
+    find.1.ok_or(find.2)
+}
+
+/// Every game's own style rules, in menu order.
+pub fn styles() -> Vec<&'static str> {
+    struct Styles(Vec<&'static str>);
+    impl Visitor for Styles {
+        fn visit<G: ServedGame>(&mut self) {
+            self.0.push(G::STYLE);
+        }
+    }
+    let mut styles = Styles(Vec::new());
+    each_game(&mut styles);
+    styles.0
+}
+
 /// Every game's id, in menu order.
 pub fn ids() -> Vec<&'static str> {
     struct Ids(Vec<&'static str>);
@@ -298,8 +329,14 @@ mod random_games {
         for moves in 0..MOVE_LIMIT {
             match game.turn() {
                 Turn::Over => {
-                    assert!(game.result().is_some(), "over without a result");
+                    let outcome = game.result().expect("over without a result");
                     assert!(game.legal_moves().is_empty(), "legal moves after the end");
+                    let reason = T::end_reason(&game, outcome);
+                    assert!(
+                        T::END_REASONS.contains(&reason),
+                        "{}: the end reason {reason} is not among the game's END_REASONS",
+                        T::ID
+                    );
                     return moves;
                 }
                 Turn::Player(_) => {

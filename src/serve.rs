@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::catalog::{Endpoints, GameEntry, BATCH, MATCHES};
 use crate::config::Config;
 use crate::core::problem::Problem;
-pub use crate::http::precompressed::KeptBody;
+pub use crate::kept_body::KeptBody;
 use crate::review::{Review, ReviewError, Step};
 use crate::solve::lines::Lines;
 use crate::solve::memo::MemoStats;
@@ -39,6 +39,10 @@ pub struct Services {
 /// server's in a stored match's); the outer error is the service's own (no
 /// worker free, the budget gone).
 pub type ReviewResult = Result<Result<Review, ReviewError>, Problem>;
+
+/// A game's perft: the position as the game writes it (None: the start)
+/// and the plies; the count, or what is wrong with the position.
+pub type Perft = fn(position: Option<&str>, depth: u32) -> Result<u64, String>;
 
 /// A game as the service offers it: its id, its catalog entry, its
 /// stateless analysis and its reviews. Implemented once in the game's
@@ -76,14 +80,24 @@ pub trait ServedGame: 'static {
     }
 
     /// The playground's drawing of the game: the ES module served as
-    /// `/playground/{ID}.js` (its source is `web/{ID}.js`).
+    /// `/playground/{ID}.js` (its source is the game folder's
+    /// `web/drawing.js`).
     const DRAWING: &'static str;
 
     /// The analysis board's rules of the game, if the page keeps them: the
-    /// ES module served as `/playground/{ID}-rules.js` (its source is
-    /// `web/{ID}-rules.js`); without it the game is played against the AI
-    /// only.
+    /// ES module served as `/playground/{ID}-rules.js` (its source is the
+    /// game folder's `web/rules.js`); without it the game is played against
+    /// the AI only.
     const RULES_SCRIPT: Option<&'static str> = None;
+
+    /// The game's own style rules (its folder's `web/style.css`), served
+    /// within the playground's one style sheet after the shared rules.
+    const STYLE: &'static str = "";
+
+    /// `kibitz perft --game {ID}`: the leaf positions `depth` plies from a
+    /// position (the start when none is given), for games whose move
+    /// generators are held to published counts.
+    const PERFT: Option<Perft> = None;
 
     /// The game's entry in `GET /games`.
     fn catalog(config: &Config) -> GameEntry;

@@ -266,7 +266,7 @@ fn play_out_with(request: &NewMatch, seed: u64, ctx: &AiContext) -> (Match, Vec<
 }
 
 fn assert_consistent(m: &Match, history: &[HistoryEntry]) {
-    let result = m.result.unwrap();
+    let result = m.result.clone().unwrap();
     match m.game.as_str() {
         "pig" => {
             let goal = m.options["goal"].as_u64().unwrap();
@@ -426,7 +426,7 @@ fn whole_matches_of_every_game_play_to_a_consistent_end() {
             assert!(m.ai_first == ai_first);
             // A match stored before records and end reasons were kept gets
             // both back from its history.
-            let result = m.result.expect("finished");
+            let result = m.result.clone().expect("finished");
             assert!(result.reason.is_some(), "{m:?}");
             let mut legacy = as_stored_before_records(&m);
             if let Some(r) = &mut legacy.result {

@@ -17,7 +17,7 @@ use super::analysis::{AnalysisError, EnginePosition, Question};
 use super::score::{win_percent, EvalScore};
 use crate::core::game::Seat;
 use crate::review::lichess::{game_accuracy, judge};
-use crate::review::{first_player_value, Entry, Review};
+use crate::review::{first_player_value, Entry, Extras, Review};
 use crate::solve::limits::SearchLimits;
 
 use super::analysis::EngineAnalyzer;
@@ -134,7 +134,7 @@ pub async fn review<P: EnginePosition>(
             judgment: judge(loss, &best == played),
             exact: false,
             value: first_player_value(seat, win_after / 100.0),
-            equity_loss: None,
+            extras: Extras::new(),
         });
     }
     let mut review = Review::new(record.game, names, entries);

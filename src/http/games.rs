@@ -80,7 +80,7 @@ async fn query<E: QueryEndpoint>(
     headers: HeaderMap,
     ApiQuery(query): ApiQuery<E::Query>,
 ) -> Result<Response, Problem> {
-    Ok(E::answer(&state, query).await?.respond(&headers))
+    Ok(super::precompressed::respond(E::answer(&state, query).await?, &headers))
 }
 
 /// `POST` of a game's other endpoint.

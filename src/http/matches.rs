@@ -118,7 +118,7 @@ fn match_body<'a>(stored: &'a StoredMatch, token: Option<&'a str>) -> MatchBody<
                 at: &e.at,
             })
             .collect(),
-        result: m.result,
+        result: m.result.clone(),
         created_at: &stored.created_at,
         updated_at: &stored.updated_at,
         token,

@@ -3,6 +3,8 @@
 //! binary, so the page works offline and from the container with nothing
 //! beside the executable.
 
+use std::sync::OnceLock;
+
 use axum::extract::Path;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -22,11 +24,33 @@ const FAVICON: &str = include_str!("../../web/favicon.svg");
 /// The page itself, served at `/` (its modules are under /playground/).
 const INDEX: &str = include_str!("../../web/index.html");
 
+/// The shared style rules, before every game's own...
+const SHARED_STYLE: &str = include_str!("../../web/style.css");
+/// ...and those drawn over any game's board, after them (so that they win
+/// over a game's rule of the same specificity).
+const BOARD_STYLE: &str = include_str!("../../web/board.css");
+
+/// The page's one style sheet, `style.css`: the shared rules, each game's
+/// own (its folder's `web/style.css`, in menu order), the board's rules.
+pub fn style_sheet() -> &'static str {
+    static SHEET: OnceLock<String> = OnceLock::new();
+    SHEET.get_or_init(|| {
+        let mut sheet = String::from(SHARED_STYLE);
+        for style in registry::styles() {
+            sheet.push('\n');
+            sheet.push_str(style);
+        }
+        sheet.push('\n');
+        sheet.push_str(BOARD_STYLE);
+        sheet
+    })
+}
+
 /// Every file the page loads but the games' own (which the registry has:
 /// each game's drawing `{id}.js` and its analysis board's rules
-/// `{id}-rules.js`), by the name it has under /playground/.
+/// `{id}-rules.js`) and the style sheet ([`style_sheet`]), by the name it
+/// has under /playground/.
 pub const ASSETS: &[(&str, &str, &str)] = &[
-    ("style.css", CSS, include_str!("../../web/style.css")),
     ("app.js", JS, include_str!("../../web/app.js")),
     ("api.js", JS, include_str!("../../web/api.js")),
     ("ui.js", JS, include_str!("../../web/ui.js")),
@@ -61,8 +85,9 @@ pub async fn asset(Path(file): Path<String>, headers: HeaderMap) -> Result<Respo
         .iter()
         .find(|(name, _, _)| *name == file)
         .map(|(_, content_type, body)| (*content_type, *body));
+    let style = || (file == "style.css").then(|| (CSS, style_sheet()));
     let drawing = || registry::drawing(&file).map(|body| (JS, body));
-    let (content_type, body) = shared.or_else(drawing).ok_or_else(|| {
+    let (content_type, body) = shared.or_else(style).or_else(drawing).ok_or_else(|| {
         let shown: String = file.chars().take(60).collect();
         Problem::new(StatusCode::NOT_FOUND, format!("the playground has no file {shown:?}"))
     })?;

@@ -114,60 +114,34 @@ pub struct Scores {
     pub ai: i64,
 }
 
-/// Why a match ended, in the words a frontend can show.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EndReason {
-    /// k in a row (tic-tac-toe, Connect Four).
-    Line,
-    /// No empty cell left (a tic-tac-toe or Connect Four draw; Nine
-    /// Square's only end).
-    BoardFull,
-    /// A Pig player banked the goal.
-    GoalReached,
-    /// The Ishitori player to move has no legal move.
-    NoMove,
-    /// Number Square: the taken tiles join two opposite sides.
-    CrossingPath,
-    /// Number Square: every tile is taken.
-    AllTaken,
-    /// Chess: the side to move is in check and has no legal move.
-    Checkmate,
-    /// Chess: the side to move is not in check and has no legal move.
-    Stalemate,
-    /// Chess: neither side has the pieces to mate.
-    InsufficientMaterial,
-    /// Chess: a hundred plies without a capture or a pawn move.
-    FiftyMoves,
-    /// Chess: the same position a third time.
-    ThreefoldRepetition,
-    /// Xiangqi and shogi: a position repeated as often as their rules
-    /// allow (three times, shogi's sennichite four): a draw.
-    Repetition,
-    /// Xiangqi and shogi: the repetition came of one side's checks on
-    /// every move: that side loses.
-    PerpetualCheck,
-    /// Xiangqi: 100 plies without a capture (Fairy-Stockfish's rule): a
-    /// draw.
-    MoveLimit,
-    /// Shogi: both kings entered and the side to move declared under the
-    /// 24-point rule.
-    Impasse,
-    /// Backgammon: the last game was won by bearing off, the loser having
-    /// borne off a checker (a single game).
-    BorneOff,
-    /// Backgammon: the loser had borne off none (twice the cube).
-    Gammon,
-    /// Backgammon: a gammon with a loser's checker still on the bar or in
-    /// the winner's home board (three times the cube).
-    Backgammon,
-    /// Backgammon: a double was passed (the cube's value before it).
-    DoublePassed,
+/// Why a match ended, in the game's own words (snake_case, as a frontend
+/// shows or translates them): each game names its reasons itself
+/// ([`crate::matches::TurnGame::END_REASONS`]), so no shared list grows with
+/// each game. Rows stored with any word read back as that word.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct EndReason(Cow<'static, str>);
+
+impl EndReason {
+    /// A reason word a game declares (`"checkmate"`, `"line"`).
+    pub const fn named(word: &'static str) -> EndReason {
+        EndReason(Cow::Borrowed(word))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for EndReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 /// `{"winner": ..., "reason": ..., "scores": {"human", "ai"}}` (scores only
 /// where the game has them).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchResult {
     pub winner: Winner,
     /// None only in rows stored before reasons were recorded, until they

@@ -15,7 +15,9 @@ use serde_json::Value;
 
 use crate::solve::solvers::Solvers;
 
-use super::engine::{AiContext, AiSpec, HistoryEntry, Log, Match, MatchError, MoveBudget, NewMatch, Progress};
+use super::engine::{
+    AiContext, AiSpec, EndReason, HistoryEntry, Log, Match, MatchError, MoveBudget, NewMatch, Progress,
+};
 use super::turns::{self, TurnGame};
 
 /// What the match engine asks of a game, without its types: the
@@ -23,6 +25,7 @@ use super::turns::{self, TurnGame};
 pub(crate) trait MatchGame: Send + Sync {
     fn id(&self) -> &'static str;
     fn move_budget(&self) -> MoveBudget;
+    fn end_reasons(&self) -> &'static [EndReason];
     fn start(
         &self,
         request: &NewMatch,
@@ -64,6 +67,10 @@ impl<T: TurnGame + 'static> MatchGame for Adapter<T> {
 
     fn move_budget(&self) -> MoveBudget {
         T::MOVE_BUDGET
+    }
+
+    fn end_reasons(&self) -> &'static [EndReason] {
+        T::END_REASONS
     }
 
     fn start(
@@ -110,6 +117,11 @@ impl GameKind {
     /// The AI's default budget per move in this game.
     pub fn move_budget(self) -> MoveBudget {
         self.0.move_budget()
+    }
+
+    /// Every reason a match of this game can end with, in its own words.
+    pub fn end_reasons(self) -> &'static [EndReason] {
+        self.0.end_reasons()
     }
 
     pub(crate) fn adapter(self) -> &'static dyn MatchGame {

@@ -161,14 +161,11 @@ pub(crate) trait TurnGame {
         ctx: &AiContext,
         rng: &mut dyn RngCore,
     ) -> Result<Vec<<Self::Game as Game>::Move>, MatchError>;
-    /// Why `game` ended with `outcome`: for the line games a win is a line
-    /// and a draw a full board.
-    fn end_reason(_game: &Self::Game, outcome: GameOutcome) -> EndReason {
-        match outcome {
-            GameOutcome::Won(_) => EndReason::Line,
-            GameOutcome::Draw => EndReason::BoardFull,
-        }
-    }
+    /// Every reason a match of this game can end with, in the game's own
+    /// words (the catalog lists them; [`TurnGame::end_reason`] answers one).
+    const END_REASONS: &'static [EndReason];
+    /// Why `game` ended with `outcome`: one of [`TurnGame::END_REASONS`].
+    fn end_reason(game: &Self::Game, outcome: GameOutcome) -> EndReason;
     /// What the API shows of a stored options or state object; most games
     /// show it as stored.
     fn shown(stored: &Value) -> Cow<'_, Value> {
@@ -222,9 +219,15 @@ pub(crate) fn result_for<T: TurnGame>(game: &T::Game, human: Seat) -> Option<Mat
         GameOutcome::Won(seat) if seat == human => Winner::Human,
         GameOutcome::Won(_) => Winner::Ai,
     };
+    let reason = T::end_reason(game, outcome);
+    debug_assert!(
+        T::END_REASONS.contains(&reason),
+        "{}'s end reason {reason} is not among its END_REASONS",
+        T::ID
+    );
     Some(MatchResult {
         scores: T::scores(game, human),
-        ..MatchResult::new(winner, T::end_reason(game, outcome))
+        ..MatchResult::new(winner, reason)
     })
 }
 

@@ -14,7 +14,7 @@
 
 use serde_json::Value;
 
-use super::{check_seat, first_player_value, judge, Budget, Entry, Review, ReviewError, Step};
+use super::{check_seat, first_player_value, judge, Budget, Entry, Extras, Review, ReviewError, Step};
 use crate::core::game::{Game, Seat, Turn};
 use crate::solve::limits::SearchLimits;
 
@@ -225,7 +225,7 @@ fn judged<G: Game, V: MoveValue>(
         judgment: judge(loss, verdict.as_ref().is_some_and(|v| v.among_best)),
         exact: verdict.is_some_and(|v| v.exact),
         value: first_player_value(decision.seat, mine.points()),
-        equity_loss: None,
+        extras: Extras::new(),
     }
 }
 

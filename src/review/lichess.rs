@@ -20,7 +20,6 @@
 //!   those in a sharp one; the harmonic mean makes one blunder cost more
 //!   than an arithmetic mean would.
 
-pub use crate::engines::score::{win_percent, win_percent_cp, CP_CEILING};
 use crate::review::Judgment;
 
 /// A drop of this many win% points (or more) is an inaccuracy.
@@ -111,6 +110,7 @@ fn population_std_dev(xs: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engines::score::{win_percent, win_percent_cp};
     use crate::engines::Score;
 
     #[test]

@@ -104,11 +104,15 @@ pub struct Entry {
     /// player's side: +1 the first player wins, -1 the second, 0 a draw
     /// (2 x points - 1 of the first player). One line to draw per game.
     pub value: f64,
-    /// Games valued in equity (backgammon): the equity the decision gave
-    /// up against the best, in the game's own units; absent elsewhere.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub equity_loss: Option<f64>,
+    /// What the game adds to each decision in its own words (its spec
+    /// fragment's `review_entry`), written beside the shared fields.
+    #[serde(flatten)]
+    pub extras: Extras,
 }
+
+/// A game's own figures in a review, beside the shared ones: the game
+/// names them, so that no shared type grows a field per game.
+pub type Extras = serde_json::Map<String, Value>;
 
 /// A side's figures.
 #[derive(Clone, Debug, Serialize, PartialEq)]
@@ -122,14 +126,10 @@ pub struct PlayerSummary {
     pub inaccuracies: u32,
     pub mistakes: u32,
     pub blunders: u32,
-    /// Games valued in equity: the mean equity given up per decision, in
-    /// thousandths; absent elsewhere.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error_rate: Option<f64>,
-    /// Games with dice that measure it: the equity the side's rolls gave
-    /// it beyond the average roll, summed; absent elsewhere.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub luck: Option<f64>,
+    /// What the game adds to each side's figures in its own words (its
+    /// spec fragment's `review_player`).
+    #[serde(flatten)]
+    pub extras: Extras,
 }
 
 /// The sides, first player first, serialised as one object.
@@ -175,8 +175,7 @@ impl Review {
                     inaccuracies: count(Judgment::Inaccuracy),
                     mistakes: count(Judgment::Mistake),
                     blunders: count(Judgment::Blunder),
-                    error_rate: None,
-                    luck: None,
+                    extras: Extras::new(),
                 };
                 (name.to_string(), summary)
             })

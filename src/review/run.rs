@@ -6,9 +6,10 @@
 use std::time::Duration;
 
 use super::{Review, ReviewError};
+use crate::config::Config;
 use crate::core::problem::Problem;
-use crate::serve::Services;
 use crate::solve::limits::SearchLimits;
+use crate::solve::pool::SearchPool;
 use crate::solve::run::{run_search, SearchBudget};
 
 /// Nodes each position's search may spend in the quick first try...
@@ -22,7 +23,8 @@ const QUICK_TIME: Duration = Duration::from_millis(1);
 /// and the request's deadline: none of a review's CPU work is done on the
 /// async threads.
 pub async fn run_review<F>(
-    services: &Services,
+    config: &Config,
+    search_pool: &SearchPool,
     max_ms: Option<u64>,
     work: F,
 ) -> Result<Result<Review, ReviewError>, Problem>
@@ -30,8 +32,8 @@ where
     F: Fn(&SearchLimits, bool) -> Result<Option<Review>, ReviewError> + Send + Sync + 'static,
 {
     let full = run_search(
-        &services.config,
-        &services.search_pool,
+        config,
+        search_pool,
         "review",
         SearchBudget::own(max_ms),
         move |limits| {

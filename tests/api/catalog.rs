@@ -150,3 +150,38 @@ async fn every_strategy_in_the_catalog_is_one_the_arena_accepts() {
         assert_eq!(game["strategies"], json!([]), "{}", game["id"]);
     }
 }
+
+#[tokio::test]
+async fn every_match_game_names_its_end_reasons_and_the_spec_lists_exactly_theirs() {
+    let (_app, games) = catalog().await;
+    let mut named = std::collections::BTreeSet::new();
+    for game in &games {
+        let reasons = game["end_reasons"].as_array().expect("end_reasons");
+        let words: Vec<&str> = reasons.iter().filter_map(Value::as_str).collect();
+        assert_eq!(words.len(), reasons.len(), "{}: reasons are words", game["id"]);
+        let played = game["endpoints"]["matches"].is_string();
+        assert_eq!(
+            !words.is_empty(),
+            played,
+            "{}: a match game names its reasons",
+            game["id"]
+        );
+        for word in words {
+            assert!(
+                !word.is_empty() && word.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "{}: {word:?} is not a snake_case word",
+                game["id"]
+            );
+            named.insert(word.to_string());
+        }
+    }
+    let spec: serde_yaml::Value = serde_yaml::from_str(kibitz::http::health::OPENAPI_YAML).expect("spec");
+    let documented: std::collections::BTreeSet<String> = spec["components"]["schemas"]["MatchResult"]["properties"]
+        ["reason"]["enum"]
+        .as_sequence()
+        .expect("the reason's enum")
+        .iter()
+        .filter_map(|w| w.as_str().map(str::to_string))
+        .collect();
+    assert_eq!(documented, named, "the spec's reasons are the games' own");
+}

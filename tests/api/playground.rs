@@ -223,3 +223,25 @@ async fn unknown_files_are_problem_404s_and_etags_revalidate() {
     let other = get_if_none_match(&app, "/playground/pig.js", &etag).await;
     assert_eq!(other.status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn the_style_sheet_holds_the_shared_rules_then_each_games_own_then_the_boards() {
+    let app = spawn_app().await;
+    let sheet = app.get("/playground/style.css").await;
+    assert_eq!(sheet.status, StatusCode::OK);
+    assert!(header_of(&sheet, header::CONTENT_TYPE).starts_with("text/css"));
+    let sheet = String::from_utf8_lossy(&sheet.body).to_string();
+    let shared_end = sheet.find("/* Dice */").expect("the shared rules");
+    // The rules drawn over any board come after every game's own, so that
+    // they win over a game's rule of the same specificity.
+    let board_start = sheet.find(".evalbar-track").expect("the board's rules");
+    let styles = kibitz::registry::styles();
+    let own: Vec<&str> = styles.iter().copied().filter(|s| !s.trim().is_empty()).collect();
+    assert!(own.len() >= 10, "only {} games bring a style", own.len());
+    for style in own {
+        let at = sheet
+            .find(style)
+            .unwrap_or_else(|| panic!("a game's style is missing: {style:.80}"));
+        assert!(shared_end < at && at + style.len() <= board_start, "{style:.80}");
+    }
+}

@@ -421,12 +421,19 @@ impl TurnGame for BackgammonMatch {
         Ok(vec![chosen])
     }
 
+    const END_REASONS: &'static [EndReason] = &[
+        EndReason::named("borne_off"),
+        EndReason::named("gammon"),
+        EndReason::named("backgammon"),
+        EndReason::named("double_passed"),
+    ];
+
     fn end_reason(game: &BackgammonState, _outcome: GameOutcome) -> EndReason {
         match game.last_game().map(|g| g.how) {
-            Some(GameEnd::Gammon) => EndReason::Gammon,
-            Some(GameEnd::Backgammon) => EndReason::Backgammon,
-            Some(GameEnd::Passed) => EndReason::DoublePassed,
-            Some(GameEnd::Single) | None => EndReason::BorneOff,
+            Some(GameEnd::Gammon) => EndReason::named("gammon"),
+            Some(GameEnd::Backgammon) => EndReason::named("backgammon"),
+            Some(GameEnd::Passed) => EndReason::named("double_passed"),
+            Some(GameEnd::Single) | None => EndReason::named("borne_off"),
         }
     }
 

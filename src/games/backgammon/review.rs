@@ -28,7 +28,7 @@ use super::gnubg::{GnubgPool, Strength};
 use super::matches::{situation_of, BackgammonMatch, MatchMove};
 use crate::core::game::{Game, Seat, Turn};
 use crate::matches::turns::TurnGame;
-use crate::review::{Entry, Judgment, Review, ReviewError, Step};
+use crate::review::{Entry, Extras, Judgment, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
 
 /// Equity lost from which a decision is gnubg's "doubtful".
@@ -269,7 +269,7 @@ fn forced_entry(d: &Decision, names: [&str; 2], first_view: f64) -> Entry {
         judgment: Judgment::Best,
         exact: true,
         value: 2.0 * first_view - 1.0,
-        equity_loss: Some(0.0),
+        extras: equity_loss(0.0),
     }
 }
 
@@ -307,8 +307,8 @@ pub async fn review(
             entries.push(forced_entry(d, names, first_view));
             continue;
         }
-        let equity_loss = (j.best - j.played).max(0.0);
-        lost[d.seat] += equity_loss;
+        let equity = (j.best - j.played).max(0.0);
+        lost[d.seat] += equity;
         luck[d.seat] += j.luck.unwrap_or(0.0);
         first_view = if d.seat == 0 { j.win_after } else { 1.0 - j.win_after };
         entries.push(Entry {
@@ -318,18 +318,26 @@ pub async fn review(
             best_moves: vec![j.best_move.clone()],
             value_before: json!({"equity": j.best}),
             value_played: json!({"equity": j.played}),
-            loss: (equity_loss / 2.0).min(1.0),
-            judgment: judge(equity_loss, j.best_move == d.shown || equity_loss <= 1e-9),
+            loss: (equity / 2.0).min(1.0),
+            judgment: judge(equity, j.best_move == d.shown || equity <= 1e-9),
             exact: j.exact,
             value: 2.0 * first_view - 1.0,
-            equity_loss: Some(equity_loss),
+            extras: equity_loss(equity),
         });
     }
     let mut review = Review::new(BackgammonMatch::ID, names, entries);
     for (seat, (_, summary)) in review.players.0.iter_mut().enumerate() {
         let decisions = f64::from(summary.moves.max(1));
-        summary.error_rate = Some((lost[seat] / decisions * 1000.0 * 10.0).round() / 10.0);
-        summary.luck = Some((luck[seat] * 1000.0).round() / 1000.0);
+        let error_rate = (lost[seat] / decisions * 1000.0 * 10.0).round() / 10.0;
+        summary.extras.insert("error_rate".into(), json!(error_rate));
+        summary
+            .extras
+            .insert("luck".into(), json!((luck[seat] * 1000.0).round() / 1000.0));
     }
     Ok(review)
+}
+
+/// A decision's `equity_loss`: the equity it gave up against the best.
+fn equity_loss(equity: f64) -> Extras {
+    Extras::from_iter([("equity_loss".to_string(), json!(equity))])
 }

@@ -26,8 +26,8 @@ pub struct BackgammonGame;
 impl ServedGame for BackgammonGame {
     const ID: &'static str = "backgammon";
     const ANALYSIS_PATH: &'static str = "/backgammon/move";
-    const DRAWING: &'static str = include_str!("../../../web/backgammon.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/backgammon-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     // One answer per question: gnubg has no deepening to report.
     const STREAMS: bool = false;
     type Request = PositionRequest;

@@ -197,18 +197,16 @@ impl TurnGame for ChessMatch {
         Ok(vec![engine_move(&analyzer(ctx.solvers), game, ai.level, budget)?])
     }
 
-    fn end_reason(game: &ChessState, _outcome: GameOutcome) -> EndReason {
-        game.end().map_or(EndReason::Checkmate, match_reason)
-    }
-}
+    const END_REASONS: &'static [EndReason] = &[
+        EndReason::named("checkmate"),
+        EndReason::named("stalemate"),
+        EndReason::named("insufficient_material"),
+        EndReason::named("fifty_moves"),
+        EndReason::named("threefold_repetition"),
+    ];
 
-fn match_reason(reason: ChessEnd) -> EndReason {
-    match reason {
-        ChessEnd::Checkmate => EndReason::Checkmate,
-        ChessEnd::Stalemate => EndReason::Stalemate,
-        ChessEnd::InsufficientMaterial => EndReason::InsufficientMaterial,
-        ChessEnd::FiftyMoves => EndReason::FiftyMoves,
-        ChessEnd::ThreefoldRepetition => EndReason::ThreefoldRepetition,
+    fn end_reason(game: &ChessState, _outcome: GameOutcome) -> EndReason {
+        EndReason::named(game.end().unwrap_or(ChessEnd::Checkmate).as_str())
     }
 }
 
@@ -280,15 +278,15 @@ mod tests {
             ChessMatch::end_reason(&game, outcome)
         };
         let mate_or_stalemate = "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1";
-        assert_eq!(ending(mate_or_stalemate, "f1f8"), EndReason::Checkmate);
-        assert_eq!(ending(mate_or_stalemate, "f1f7"), EndReason::Stalemate);
+        assert_eq!(ending(mate_or_stalemate, "f1f8"), EndReason::named("checkmate"));
+        assert_eq!(ending(mate_or_stalemate, "f1f7"), EndReason::named("stalemate"));
         assert_eq!(
             ending("4k3/8/8/8/8/8/4r3/4K3 w - - 0 1", "e1e2"),
-            EndReason::InsufficientMaterial
+            EndReason::named("insufficient_material")
         );
         assert_eq!(
             ending("4k3/8/8/8/8/8/8/R3K3 w - - 99 80", "a1a2"),
-            EndReason::FiftyMoves
+            EndReason::named("fifty_moves")
         );
         // The knights out and back twice: the start position a third time.
         let mut game = ChessState::default();
@@ -299,7 +297,10 @@ mod tests {
         game.play_uci("f6g8").unwrap();
         let outcome = game.result().unwrap();
         assert_eq!(outcome, GameOutcome::Draw);
-        assert_eq!(ChessMatch::end_reason(&game, outcome), EndReason::ThreefoldRepetition);
+        assert_eq!(
+            ChessMatch::end_reason(&game, outcome),
+            EndReason::named("threefold_repetition")
+        );
         assert!(game.legal_moves().is_empty(), "no move after the end");
     }
 }

@@ -17,7 +17,7 @@ use super::review::{review_game, ChessReview, MoveReview};
 use super::rules::{ChessMove, ChessState, Color};
 use super::search::{ChessAnalyzer, ChessError};
 use crate::core::game::Seat;
-use crate::review::{check_seat, first_player_value, Entry, Review, ReviewError, Step};
+use crate::review::{check_seat, first_player_value, Entry, Extras, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
 
 /// The least time a review gives one position's search: less is no
@@ -116,7 +116,7 @@ fn entry(review: &MoveReview, ply: u64, seat: Seat, actor: &str) -> Entry {
         judgment: review.judgment,
         exact: review.exact,
         value: first_player_value(seat, review.win_after / 100.0),
-        equity_loss: None,
+        extras: Extras::new(),
     }
 }
 

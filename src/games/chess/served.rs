@@ -35,8 +35,9 @@ const REVIEW_MARGIN_MS: u64 = 1000;
 impl ServedGame for ChessGame {
     const ID: &'static str = "chess";
     const ANALYSIS_PATH: &'static str = "/chess/move";
-    const DRAWING: &'static str = include_str!("../../../web/chess.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/chess-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     /// The finished body: repeated questions are answered from bodies
     /// kept written out (see [`api::BodyCache`]).

@@ -9,9 +9,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arena::games::ArenaGame;
-use crate::core::game::Seat;
+use crate::core::game::{GameOutcome, Seat};
 use crate::core::outcome::Outcome;
-use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget};
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::solve::solvers::Solvers;
 
@@ -144,6 +144,16 @@ impl TurnGame for ConnectFourMatch {
     fn api_move(_game: &ConnectFour, column: u32) -> ColumnMove {
         ColumnMove {
             column: i64::from(column) + 1,
+        }
+    }
+
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("line"), EndReason::named("board_full")];
+
+    /// A win is a line; a draw, a full board.
+    fn end_reason(_game: &ConnectFour, outcome: GameOutcome) -> EndReason {
+        match outcome {
+            GameOutcome::Won(_) => EndReason::named("line"),
+            GameOutcome::Draw => EndReason::named("board_full"),
         }
     }
 

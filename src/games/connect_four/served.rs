@@ -24,8 +24,9 @@ impl ServedGame for ConnectFourGame {
     const ID: &'static str = "connect-four";
     const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/connect-four/move";
-    const DRAWING: &'static str = include_str!("../../../web/connect-four.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/connect-four-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     type Response = MoveResponse;
 
@@ -81,7 +82,7 @@ impl ServedGame for ConnectFourGame {
         max_ms: Option<u64>,
     ) -> ReviewResult {
         let solver: Arc<ConnectFourSolver> = services.solvers.of();
-        run_review(services, max_ms, move |limits, quick| {
+        run_review(&services.config, &services.search_pool, max_ms, move |limits, quick| {
             column_review::review(&solver, &options, &steps, names, limits, quick)
         })
         .await

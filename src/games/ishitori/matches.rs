@@ -306,8 +306,10 @@ impl TurnGame for IshitoriMatch {
         Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
 
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("no_move")];
+
     fn end_reason(_: &Ishitori, _: GameOutcome) -> EndReason {
-        EndReason::NoMove
+        EndReason::named("no_move")
     }
 }
 

@@ -21,8 +21,9 @@ pub struct IshitoriGame;
 impl ServedGame for IshitoriGame {
     const ID: &'static str = "ishitori";
     const ANALYSIS_PATH: &'static str = "/ishitori/move";
-    const DRAWING: &'static str = include_str!("../../../web/ishitori.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/ishitori-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     type Response = MoveResponse;
 

@@ -168,8 +168,10 @@ impl TurnGame for KalahMatch {
         Ok(vec![choice.pick(ai, rng)])
     }
 
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("no_move")];
+
     fn end_reason(_game: &Position, _outcome: GameOutcome) -> EndReason {
-        EndReason::NoMove
+        EndReason::named("no_move")
     }
 
     fn scores(game: &Position, human: Seat) -> Option<Scores> {

@@ -23,8 +23,9 @@ impl ServedGame for KalahGame {
     /// The transposition table, and the endgame tables' share.
     const TABLES: usize = 2;
     const ANALYSIS_PATH: &'static str = "/kalah/move";
-    const DRAWING: &'static str = include_str!("../../../web/kalah.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/kalah-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     type Response = MoveResponse;
 
@@ -78,7 +79,7 @@ impl ServedGame for KalahGame {
         max_ms: Option<u64>,
     ) -> ReviewResult {
         let solver: Arc<KalahSolver> = services.solvers.of();
-        run_review(services, max_ms, move |limits, quick| {
+        run_review(&services.config, &services.search_pool, max_ms, move |limits, quick| {
             house_review::review(&solver, &options, &steps, names, limits, quick)
         })
         .await

@@ -256,8 +256,10 @@ impl TurnGame for NineSquareMatch {
             .collect())
     }
 
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("board_full")];
+
     fn end_reason(_: &Game, _: GameOutcome) -> EndReason {
-        EndReason::BoardFull
+        EndReason::named("board_full")
     }
 
     fn scores(game: &Game, human: Seat) -> Option<Scores> {

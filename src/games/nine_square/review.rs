@@ -16,7 +16,9 @@ use serde_json::{json, Value};
 use super::solve::{best_placements, value_after, Valuation, MARGIN_SCALE};
 use super::{Board, Coord, Player, Position};
 use crate::core::game::Seat;
-use crate::review::{check_seat, first_player_value, judge, margin_points, Budget, Entry, Review, ReviewError, Step};
+use crate::review::{
+    check_seat, first_player_value, judge, margin_points, Budget, Entry, Extras, Review, ReviewError, Step,
+};
 use crate::solve::limits::SearchLimits;
 
 /// Reviews are repeatable for the same budget in nodes: the searches'
@@ -133,7 +135,7 @@ fn review_turn(turn: &Replayed, ply: u64, names: [&str; 2], budget: &mut Budget)
         judgment: judge(loss, played_is_best),
         exact: best_value.solved && mine.solved,
         value: first_player_value(turn.seat, points(&mine)),
-        equity_loss: None,
+        extras: Extras::new(),
     }
 }
 

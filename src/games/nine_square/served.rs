@@ -24,8 +24,9 @@ pub struct NineSquareGame;
 impl ServedGame for NineSquareGame {
     const ID: &'static str = "nine-square";
     const ANALYSIS_PATH: &'static str = "/nine-square/move";
-    const DRAWING: &'static str = include_str!("../../../web/nine-square.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/nine-square-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     type Response = MoveResponse;
 

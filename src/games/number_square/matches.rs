@@ -261,10 +261,12 @@ impl TurnGame for NumberSquareMatch {
         Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
 
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("crossing_path"), EndReason::named("all_taken")];
+
     fn end_reason(game: &NumberSquare, _outcome: GameOutcome) -> EndReason {
         match game.board().end() {
-            Some(GameEnd::TopToBottomPath | GameEnd::LeftToRightPath) => EndReason::CrossingPath,
-            _ => EndReason::AllTaken,
+            Some(GameEnd::TopToBottomPath | GameEnd::LeftToRightPath) => EndReason::named("crossing_path"),
+            _ => EndReason::named("all_taken"),
         }
     }
 

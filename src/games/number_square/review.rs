@@ -19,7 +19,8 @@ use super::{Board, Tile};
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
 use crate::review::{
-    analyse_latest_first, check_seat, first_player_value, judge, margin_points, Entry, Review, ReviewError, Step,
+    analyse_latest_first, check_seat, first_player_value, judge, margin_points, Entry, Extras, Review, ReviewError,
+    Step,
 };
 use crate::solve::limits::SearchLimits;
 
@@ -171,7 +172,7 @@ fn entry(position: &Position, analysis: &Analysis, next: Option<&Analysis>, ply:
         // Every move's value proved: then best_moves is complete too.
         exact: analysis.solved && all_exact && mine.proved,
         value: first_player_value(position.seat, scale.points(mine)),
-        equity_loss: None,
+        extras: Extras::new(),
     }
 }
 

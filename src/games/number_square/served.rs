@@ -24,8 +24,9 @@ impl ServedGame for NumberSquareGame {
     const ID: &'static str = "number-square";
     const MEMOS: usize = 1;
     const ANALYSIS_PATH: &'static str = "/number-square/move";
-    const DRAWING: &'static str = include_str!("../../../web/number-square.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/number-square-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     type Response = MoveResponse;
 
@@ -85,7 +86,7 @@ impl ServedGame for NumberSquareGame {
             return Ok(Err(e));
         }
         let solver: Arc<NumberSquareSolver> = services.solvers.of();
-        run_review(services, max_ms, move |limits, quick| {
+        run_review(&services.config, &services.search_pool, max_ms, move |limits, quick| {
             tile_review::review(&solver, &options, &steps, names, limits, quick)
         })
         .await

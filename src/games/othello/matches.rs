@@ -132,8 +132,10 @@ impl TurnGame for OthelloMatch {
         Ok(vec![choice.pick(ai, rng)])
     }
 
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("no_move")];
+
     fn end_reason(_game: &Othello, _outcome: GameOutcome) -> EndReason {
-        EndReason::NoMove
+        EndReason::named("no_move")
     }
 
     /// Discs, empties to the winner (the FFO convention the scores use).

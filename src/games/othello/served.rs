@@ -24,8 +24,9 @@ impl ServedGame for OthelloGame {
     const ID: &'static str = "othello";
     const TABLES: usize = 1;
     const ANALYSIS_PATH: &'static str = "/othello/move";
-    const DRAWING: &'static str = include_str!("../../../web/othello.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/othello-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     type Response = MoveResponse;
 
@@ -67,7 +68,7 @@ impl ServedGame for OthelloGame {
         max_ms: Option<u64>,
     ) -> ReviewResult {
         let engine: Arc<OthelloEngine> = services.solvers.of();
-        run_review(services, max_ms, move |limits, quick| {
+        run_review(&services.config, &services.search_pool, max_ms, move |limits, quick| {
             square_review::review(&engine, &options, &steps, names, limits, quick)
         })
         .await

@@ -161,8 +161,10 @@ impl TurnGame for PigMatch {
         Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
 
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("goal_reached")];
+
     fn end_reason(_: &PigGame, _: GameOutcome) -> EndReason {
-        EndReason::GoalReached
+        EndReason::named("goal_reached")
     }
 
     fn scores(game: &PigGame, human: Seat) -> Option<Scores> {

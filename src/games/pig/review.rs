@@ -16,7 +16,7 @@ use crate::games::pig::solve::PigTable;
 use crate::games::pig::{roll_outcome, Action, PigRules, RollOutcome};
 use crate::matches::Actor;
 use crate::review::history::{corrupt, parse, seat_of};
-use crate::review::{check_seat, first_player_value, judge, Entry, Review, ReviewError, Step, TOLERANCE};
+use crate::review::{check_seat, first_player_value, judge, Entry, Extras, Review, ReviewError, Step, TOLERANCE};
 use crate::store::StoredMatch;
 
 /// Far beyond any real turn; keeps the arithmetic clear of overflow.
@@ -214,7 +214,7 @@ pub fn review(table: &PigTable, steps: &[Step<Decision>], names: [&str; 2]) -> R
                 judgment: judge(loss, loss == 0.0),
                 exact: true,
                 value: first_player_value(m.seat, played),
-                equity_loss: None,
+                extras: Extras::new(),
             }
         })
         .collect();

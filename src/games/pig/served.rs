@@ -27,8 +27,9 @@ pub struct Pig;
 impl ServedGame for Pig {
     const ID: &'static str = "pig";
     const ANALYSIS_PATH: &'static str = "/pig/decision";
-    const DRAWING: &'static str = include_str!("../../../web/pig.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/pig-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     // A table lookup: nothing to report on the way.
     const STREAMS: bool = false;
     type Request = DecisionRequest;

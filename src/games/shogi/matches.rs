@@ -255,14 +255,16 @@ impl TurnGame for ShogiMatch {
         Ok(vec![ShogiTurn::Play(mv)])
     }
 
+    const END_REASONS: &'static [EndReason] = &[
+        EndReason::named("checkmate"),
+        EndReason::named("stalemate"),
+        EndReason::named("repetition"),
+        EndReason::named("perpetual_check"),
+        EndReason::named("impasse"),
+    ];
+
     fn end_reason(game: &ShogiState, _outcome: GameOutcome) -> EndReason {
-        match game.end().map(|end| end.reason) {
-            Some(ShogiEnd::Stalemate) => EndReason::Stalemate,
-            Some(ShogiEnd::Repetition) => EndReason::Repetition,
-            Some(ShogiEnd::PerpetualCheck) => EndReason::PerpetualCheck,
-            Some(ShogiEnd::Impasse) => EndReason::Impasse,
-            Some(ShogiEnd::Checkmate) | None => EndReason::Checkmate,
-        }
+        EndReason::named(game.end().map_or(ShogiEnd::Checkmate, |end| end.reason).as_str())
     }
 }
 
@@ -329,7 +331,10 @@ mod tests {
         );
         game.play(turn);
         assert_eq!(game.result(), Some(GameOutcome::Draw));
-        assert_eq!(ShogiMatch::end_reason(&game, GameOutcome::Draw), EndReason::Impasse);
+        assert_eq!(
+            ShogiMatch::end_reason(&game, GameOutcome::Draw),
+            EndReason::named("impasse")
+        );
         assert!(serde_json::from_value::<ShogiMove>(json!({"usi": "5c5b", "declare": null})).is_err());
         for bad in [json!({}), json!({"usi": "5c5b", "declare": "impasse"})] {
             let mv: ShogiMove = serde_json::from_value(bad.clone()).unwrap();

@@ -15,7 +15,7 @@ use crate::engines::request::PositionRequest;
 use crate::engines::variant::{self, Replayed};
 use crate::games::game::Game;
 use crate::review::{check_seat, ReviewError, Step};
-use crate::serve::{endpoints, memo_gauges, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, memo_gauges, Perft, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
@@ -25,9 +25,11 @@ pub struct ShogiGame;
 impl ServedGame for ShogiGame {
     const ID: &'static str = "shogi";
     const ANALYSIS_PATH: &'static str = "/shogi/move";
-    // A plain list of moves for now (see web/shogi.js).
-    const DRAWING: &'static str = include_str!("../../../web/shogi.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/shogi-rules.js"));
+    // The board with its pieces and hands (see web/drawing.js).
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
+    const PERFT: Option<Perft> = Some(perft);
     type Request = PositionRequest;
     type Response = EngineAnalysis;
 
@@ -125,4 +127,23 @@ fn replay(options: &Options, steps: &[Step<ShogiMove>], names: [&str; 2]) -> Res
         }
     }
     Ok(replayed)
+}
+
+/// The leaf positions `depth` plies from `position` (SFEN; the start when
+/// None), by kibitz's own move generator.
+fn perft(position: Option<&str>, depth: u32) -> Result<u64, String> {
+    let position = match position {
+        Some(text) => super::rules::Position::from_sfen(text).map_err(|e| format!("--position: {e}"))?,
+        None => super::rules::Position::default(),
+    };
+    Ok(super::rules::perft(&position, depth))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn perft_counts_the_published_start_number_and_names_a_bad_position() {
+        assert_eq!(super::perft(None, 2), Ok(900));
+        assert!(super::perft(Some("9/9 b - 1"), 1).is_err_and(|e| e.starts_with("--position")));
+    }
 }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::arena::games::ArenaGame;
-use crate::core::game::Seat;
-use crate::matches::engine::{AiContext, AiSpec, MatchError, MoveBudget};
+use crate::core::game::{GameOutcome, Seat};
+use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudget};
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 
 use super::solve::{MoveAnalysis, Outcome, TicTacToeSolver};
@@ -186,6 +186,16 @@ impl TurnGame for TicTacToeMatch {
         CellMove {
             row: int(row),
             col: int(col),
+        }
+    }
+
+    const END_REASONS: &'static [EndReason] = &[EndReason::named("line"), EndReason::named("board_full")];
+
+    /// A win is a line; a draw, a full board.
+    fn end_reason(_game: &TicTacToe, outcome: GameOutcome) -> EndReason {
+        match outcome {
+            GameOutcome::Won(_) => EndReason::named("line"),
+            GameOutcome::Draw => EndReason::named("board_full"),
         }
     }
 

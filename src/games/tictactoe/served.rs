@@ -24,8 +24,9 @@ impl ServedGame for TicTacToeGame {
     const ID: &'static str = "tictactoe";
     const MEMOS: usize = 1;
     const ANALYSIS_PATH: &'static str = "/tictactoe/move";
-    const DRAWING: &'static str = include_str!("../../../web/tictactoe.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/tictactoe-rules.js"));
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
     type Request = MoveRequest;
     /// The finished body: proved answers are kept as bodies (see
     /// [`AnswerCache`]).
@@ -86,7 +87,7 @@ impl ServedGame for TicTacToeGame {
         max_ms: Option<u64>,
     ) -> ReviewResult {
         let solver: Arc<TicTacToeSolver> = services.solvers.of();
-        run_review(services, max_ms, move |limits, quick| {
+        run_review(&services.config, &services.search_pool, max_ms, move |limits, quick| {
             cell_review::review(&solver, &options, &steps, names, limits, quick)
         })
         .await

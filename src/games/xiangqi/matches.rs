@@ -152,14 +152,16 @@ impl TurnGame for XiangqiMatch {
         Ok(vec![mv])
     }
 
+    const END_REASONS: &'static [EndReason] = &[
+        EndReason::named("checkmate"),
+        EndReason::named("stalemate"),
+        EndReason::named("repetition"),
+        EndReason::named("perpetual_check"),
+        EndReason::named("move_limit"),
+    ];
+
     fn end_reason(game: &XiangqiState, _outcome: GameOutcome) -> EndReason {
-        match game.end().map(|end| end.reason) {
-            Some(XiangqiEnd::Stalemate) => EndReason::Stalemate,
-            Some(XiangqiEnd::Repetition) => EndReason::Repetition,
-            Some(XiangqiEnd::PerpetualCheck) => EndReason::PerpetualCheck,
-            Some(XiangqiEnd::MoveLimit) => EndReason::MoveLimit,
-            Some(XiangqiEnd::Checkmate) | None => EndReason::Checkmate,
-        }
+        EndReason::named(game.end().map_or(XiangqiEnd::Checkmate, |end| end.reason).as_str())
     }
 }
 

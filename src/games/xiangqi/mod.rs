@@ -24,7 +24,6 @@ pub mod wxf;
 
 // How the service offers it.
 pub mod api;
-pub mod cli;
 pub mod engine;
 pub mod matches;
 mod served;

@@ -14,7 +14,7 @@ use crate::engines::analysis::EngineAnalysis;
 use crate::engines::request::PositionRequest;
 use crate::engines::variant::{self, Replayed};
 use crate::review::{check_seat, ReviewError, Step};
-use crate::serve::{endpoints, memo_gauges, ReviewResult, ServedGame, Services};
+use crate::serve::{endpoints, memo_gauges, Perft, ReviewResult, ServedGame, Services};
 use crate::solve::lines::Lines;
 use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
@@ -24,9 +24,11 @@ pub struct XiangqiGame;
 impl ServedGame for XiangqiGame {
     const ID: &'static str = "xiangqi";
     const ANALYSIS_PATH: &'static str = "/xiangqi/move";
-    // A plain list of moves for now (see web/xiangqi.js).
-    const DRAWING: &'static str = include_str!("../../../web/xiangqi.js");
-    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("../../../web/xiangqi-rules.js"));
+    // The board with its pieces (see web/drawing.js).
+    const DRAWING: &'static str = include_str!("web/drawing.js");
+    const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
+    const STYLE: &'static str = include_str!("web/style.css");
+    const PERFT: Option<Perft> = Some(perft);
     type Request = PositionRequest;
     type Response = EngineAnalysis;
 
@@ -118,4 +120,23 @@ fn replay(options: &Options, steps: &[Step<UciMove>], names: [&str; 2]) -> Resul
         replayed.push(step.mv.uci.notation(), &game, game.side_to_move().index());
     }
     Ok(replayed)
+}
+
+/// The leaf positions `depth` plies from `position` (FEN; the start when
+/// None), by kibitz's own move generator.
+fn perft(position: Option<&str>, depth: u32) -> Result<u64, String> {
+    let position = match position {
+        Some(text) => super::rules::Position::from_fen(text).map_err(|e| format!("--position: {e}"))?,
+        None => super::rules::Position::default(),
+    };
+    Ok(super::rules::perft(&position, depth))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn perft_counts_the_published_start_number_and_names_a_bad_position() {
+        assert_eq!(super::perft(None, 2), Ok(1920));
+        assert!(super::perft(Some("9/9 b - 1"), 1).is_err_and(|e| e.starts_with("--position")));
+    }
 }
