@@ -617,15 +617,24 @@ async fn concurrent_requests_with_the_same_ply_apply_exactly_once(db: TestDb) {
     for _round in 0..5 {
         let sends = (0..6).map(|_| send_move(&app, &m, &ply, json!({"action": "roll"})));
         let answers = futures_util::future::join_all(sends).await;
+        let statuses: Vec<StatusCode> = answers.iter().map(|r| r.status).collect();
         let ok: Vec<&TestResponse> = answers.iter().filter(|r| r.status == StatusCode::OK).collect();
-        let conflicts = answers.iter().filter(|r| r.status == StatusCode::CONFLICT).count();
-        assert_eq!(
-            ok.len(),
-            1,
-            "statuses: {:?}",
-            answers.iter().map(|r| r.status).collect::<Vec<_>>()
+        // Exactly one move applies. The others were not applied: refused as
+        // stale (409), or, on a loaded machine, turned away before they
+        // were read because this client's own requests held the workers
+        // (429). Anything else (a 5xx, a second 200) is a failure.
+        assert_eq!(ok.len(), 1, "statuses: {statuses:?}");
+        let not_applied = [StatusCode::CONFLICT, StatusCode::TOO_MANY_REQUESTS];
+        assert!(
+            statuses
+                .iter()
+                .filter(|&&s| s != StatusCode::OK)
+                .all(|s| not_applied.contains(s)),
+            "statuses: {statuses:?}"
         );
-        assert_eq!(conflicts, answers.len() - 1);
+        for refused in answers.iter().filter(|r| r.status == StatusCode::CONFLICT) {
+            assert_eq!(problem_type(refused), "/problems/stale-ply", "statuses: {statuses:?}");
+        }
         let stored = get(&app, &m).await;
         assert_eq!(stored, ok[0].json(), "the stored match is not the one answered 200");
         check_history(&stored);
