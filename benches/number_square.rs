@@ -55,7 +55,7 @@ fn generous() -> SearchLimits {
 fn exact_search(board: &Board) -> Option<i64> {
     // A new solver each time, so the shared memo cannot answer.
     let solver = NumberSquareSolver::new(1 << 16);
-    solver.analyse(board, &generous()).map(|a| a.value)
+    solver.analyze(board, &generous()).map(|a| a.value)
 }
 
 fn bench_4x4(c: &mut Criterion) {
@@ -95,7 +95,7 @@ fn bench_8x8(c: &mut Criterion) {
         b.iter(|| {
             let solver = NumberSquareSolver::new(1 << 16);
             let limits = generous().with_max_nodes(200_000);
-            black_box(solver.analyse(black_box(&board), &limits))
+            black_box(solver.analyze(black_box(&board), &limits))
         })
     });
     group.finish();

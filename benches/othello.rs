@@ -9,12 +9,12 @@ use std::time::Duration;
 use criterion::{criterion_group, criterion_main, Criterion};
 use kibitz::games::game::Game;
 use kibitz::games::othello::bits::{flips, legal_moves, Squares};
-use kibitz::games::othello::{parse_position, Othello, OthelloEngine, Size};
+use kibitz::games::othello::{parse_position, OthelloEngine, OthelloState, Size};
 use kibitz::solve::limits::SearchLimits;
 
 const FFO_40: &str = "O--OOOOX-OOOOOOXOOXXOOOXOOXOOOXXOOOOOOXX---OOOOX----O--X--------";
 
-fn ffo_40() -> Othello {
+fn ffo_40() -> OthelloState {
     let rows: Vec<String> = FFO_40
         .replace('-', ".")
         .as_bytes()
@@ -26,8 +26,8 @@ fn ffo_40() -> Othello {
 
 /// A fixed 6x6 position 16 empties from the end, reached by always playing
 /// the second legal move.
-fn six_by_six_ending() -> Othello {
-    let mut game = Othello::new(Size::Six);
+fn six_by_six_ending() -> OthelloState {
+    let mut game = OthelloState::new(Size::Six);
     while game.empties() > 16 {
         let moves = game.legal_moves();
         game.play(moves[1.min(moves.len() - 1)]);
@@ -66,11 +66,11 @@ fn benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("othello midgame");
     group.sample_size(10);
     let engine = OthelloEngine::new(1 << 20);
-    let start = Othello::new(Size::Eight);
+    let start = OthelloState::new(Size::Eight);
     group.bench_function("8x8 start, 100 ms analysis", |b| {
         b.iter(|| {
             engine
-                .analyse(black_box(&start), &SearchLimits::within(Duration::from_millis(100)))
+                .analyze(black_box(&start), &SearchLimits::within(Duration::from_millis(100)))
                 .depth
         })
     });

@@ -137,7 +137,7 @@ fn empty_3x3(c: &mut Criterion) {
     };
     // Both agree: a draw, and the first cell among equals.
     let seed_move = ai.find_best_move(&mut seed::Board { data: [0; 9] }, 1);
-    let ours = TicTacToeSolver::new(1 << 16).analyse(&position, &limits());
+    let ours = TicTacToeSolver::new(1 << 16).analyze(&position, &limits());
     assert_eq!((seed_move.index as usize, seed_move.score), (ours.best_move, 0));
 
     let mut group = c.benchmark_group("tictactoe_3x3_empty");
@@ -152,13 +152,13 @@ fn empty_3x3(c: &mut Criterion) {
     group.bench_function("ours_cold_memo", |b| {
         b.iter(|| {
             let solver = TicTacToeSolver::new(1 << 16);
-            black_box(solver.analyse(&position, &limits()))
+            black_box(solver.analyze(&position, &limits()))
         })
     });
     let warm = TicTacToeSolver::new(1 << 16);
-    warm.analyse(&position, &limits());
+    warm.analyze(&position, &limits());
     group.bench_function("ours_warm_memo", |b| {
-        b.iter(|| black_box(warm.analyse(&position, &limits())))
+        b.iter(|| black_box(warm.analyze(&position, &limits())))
     });
     group.finish();
 }
@@ -170,15 +170,15 @@ fn empty_4x4(c: &mut Criterion) {
     group.bench_function("ours_cold_memo", |b| {
         b.iter(|| {
             let solver = TicTacToeSolver::new(1 << 22);
-            let analysis = solver.analyse(&position, &limits());
+            let analysis = solver.analyze(&position, &limits());
             assert!(analysis.solved);
             black_box(analysis)
         })
     });
     let warm = TicTacToeSolver::new(1 << 22);
-    warm.analyse(&position, &limits());
+    warm.analyze(&position, &limits());
     group.bench_function("ours_warm_memo", |b| {
-        b.iter(|| black_box(warm.analyse(&position, &limits())))
+        b.iter(|| black_box(warm.analyze(&position, &limits())))
     });
     group.finish();
 }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use kibitz::core::game::Game;
 use kibitz::games::connect_four::solve::{verdict, ConnectFourSolver};
-use kibitz::games::connect_four::{ConnectFour, Shape};
+use kibitz::games::connect_four::{ConnectFourState, Shape};
 use kibitz::matches::MatchLimits;
 use kibitz::registry::MATCH_GAMES;
 use kibitz::solve::limits::SearchLimits;
@@ -39,17 +39,17 @@ fn main() {
     let started = Instant::now();
     let connect_four = MATCH_GAMES.find("connect-four").expect("a registered game");
     for opening in &openings {
-        let mut game = ConnectFour::from_moves(Shape::default(), opening).expect("an opening");
+        let mut game = ConnectFourState::from_moves(Shape::default(), opening).expect("an opening");
         let mut line = opening.clone();
         let (mut moves, mut exact, mut lost) = (0, 0, 0);
         while game.result().is_none() {
-            let analysis = ai.analyse(&game, &budget.search(connect_four));
+            let analysis = ai.analyze(&game, &budget.search(connect_four));
             let column = analysis.best;
             moves += 1;
             if analysis.solved {
                 exact += 1;
             } else {
-                let truth = reference.analyse(&game, &SearchLimits::within(Duration::from_secs(24 * 3600)));
+                let truth = reference.analyze(&game, &SearchLimits::within(Duration::from_secs(24 * 3600)));
                 let best = truth.score;
                 let chosen = truth.columns[column as usize].score.unwrap_or(i32::MIN);
                 let (best_outcome, _) = truth.verdict(best);

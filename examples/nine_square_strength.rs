@@ -10,14 +10,14 @@ use kibitz::arena::players::{play_out, Chooser, FromFn, Referee};
 use kibitz::arena::summary::wilson;
 use kibitz::games::nine_square::solve::best_placements;
 use kibitz::games::nine_square::Greedy;
-use kibitz::games::nine_square::{Game, NineSquareMove, Player};
+use kibitz::games::nine_square::{NineSquareMove, NineSquareState, Player};
 use kibitz::solve::limits::SearchLimits;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 /// One game from an empty grid, X first, the dice drawn from `seed`.
-fn play(x: &mut dyn Chooser<Game>, o: &mut dyn Chooser<Game>, seed: u64) -> Game {
-    let mut game = Game::new();
+fn play(x: &mut dyn Chooser<NineSquareState>, o: &mut dyn Chooser<NineSquareState>, seed: u64) -> NineSquareState {
+    let mut game = NineSquareState::new();
     let mut rng = StdRng::seed_from_u64(seed);
     play_out(&mut game, [x, o], &mut rng, &Referee::untimed()).expect("a legal game");
     game
@@ -28,7 +28,7 @@ fn main() {
     let games = args.first().copied().unwrap_or(200);
     let ms = args.get(1).copied().unwrap_or(100);
     // The search's own seed: the position's, so it draws nothing from the dice.
-    let mut best = FromFn(|game: &Game| {
+    let mut best = FromFn(|game: &NineSquareState| {
         let position = game.position(game.rolled()).expect("a placement is due");
         let seed = u64::from(game.rolled()) + game.board().empty_cells().count() as u64;
         let limits = SearchLimits::within(Duration::from_millis(ms));

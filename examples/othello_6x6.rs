@@ -11,7 +11,7 @@
 use std::time::{Duration, Instant};
 
 use kibitz::games::game::Game;
-use kibitz::games::othello::{Othello, OthelloEngine, Size};
+use kibitz::games::othello::{OthelloEngine, OthelloState, Size};
 use kibitz::solve::limits::SearchLimits;
 
 fn main() {
@@ -25,7 +25,7 @@ fn main() {
 
 fn start(table_bits: u32) {
     let engine = OthelloEngine::new(1 << table_bits);
-    let game = Othello::new(Size::Six);
+    let game = OthelloState::new(Size::Six);
     let started = Instant::now();
     match engine.solve(&game, &SearchLimits::within(Duration::from_secs(24 * 3600))) {
         Some(solution) => {
@@ -49,7 +49,7 @@ fn budget(positions: u32, empties: u32) {
     let (mut solved, mut tried) = (0, 0);
     let mut slowest = Duration::ZERO;
     while tried < positions {
-        let mut game = Othello::new(Size::Six);
+        let mut game = OthelloState::new(Size::Six);
         while game.empties() > empties && !game.is_over() {
             let moves = game.legal_moves();
             seed ^= seed << 13;
@@ -62,7 +62,7 @@ fn budget(positions: u32, empties: u32) {
         }
         tried += 1;
         let started = Instant::now();
-        let analysis = engine.analyse(&game, &SearchLimits::within(Duration::from_secs(1)));
+        let analysis = engine.analyze(&game, &SearchLimits::within(Duration::from_secs(1)));
         let elapsed = started.elapsed();
         slowest = slowest.max(elapsed);
         if analysis.solved {

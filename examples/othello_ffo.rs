@@ -3,7 +3,7 @@
 //!
 //! cargo run --release --example othello_ffo -- [first] [last] [table_bits]
 //! (defaults 40 44 22: a table of 2^22 entries, 64 MiB). The positions are
-//! read from tests/data/othello_ffo_40_49.txt. Exits non-zero if a score or
+//! read from src/games/othello/tests/data/othello_ffo_40_49.txt. Exits non-zero if a score or
 //! move differs from the published one.
 
 use std::time::{Duration, Instant};
@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use kibitz::games::othello::{parse_position, OthelloEngine, OthelloMove};
 use kibitz::solve::limits::SearchLimits;
 
-const DATA: &str = include_str!("../tests/data/othello_ffo_40_49.txt");
+const DATA: &str = include_str!("../src/games/othello/tests/data/othello_ffo_40_49.txt");
 
 fn main() {
     let args: Vec<u32> = std::env::args().skip(1).filter_map(|a| a.parse().ok()).collect();

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # FFO endgame positions solved exactly by kibitz and by Edax, side by side:
 # one thread each, the same hash table size (2^BITS entries), the same
-# positions (tests/data/othello_ffo_40_49.txt, #FIRST to #LAST).
+# positions (src/games/othello/tests/data/othello_ffo_40_49.txt, #FIRST to #LAST).
 #
 #   scripts/bench-othello.sh [FIRST] [LAST] [BITS]     (default 40 44 22)
 #
@@ -31,7 +31,7 @@ fi
 
 # The positions in Edax's .obf format: the board, the side to move.
 awk -v f="$FIRST" -v l="$LAST" '!/^#/ && $1 >= f && $1 <= l { print $2 " " $3 ";" }' \
-    "$ROOT/tests/data/othello_ffo_40_49.txt" > "$WORK/ffo.obf"
+    "$ROOT/src/games/othello/tests/data/othello_ffo_40_49.txt" > "$WORK/ffo.obf"
 
 cargo build --release --quiet --example othello_ffo --manifest-path "$ROOT/Cargo.toml"
 KIBITZ="${CARGO_TARGET_DIR:-$ROOT/target}/release/examples/othello_ffo"

@@ -135,8 +135,11 @@ def node_of_path(first, second, nodes):
 
 
 def scan(src_dir):
+    # A game's tests/ folder belongs to the integration-test binary, not
+    # to the crate (build.rs lists it there).
     files = sorted(p for p in src_dir.rglob("*.rs")
-                   if p.relative_to(src_dir).parts not in (("lib.rs",), ("main.rs",)))
+                   if p.relative_to(src_dir).parts not in (("lib.rs",), ("main.rs",))
+                   and "tests" not in p.relative_to(src_dir).parts[:-1])
     nodes = {node_of_file(p.relative_to(src_dir)) for p in files}
     edges = defaultdict(list)  # (from, to) -> [(file, line)], one per reference
     for path in files:

@@ -107,6 +107,9 @@ macro_rules! games {
             $(visitor.visit::<$served>();)*
         }
 
+        /// Every served game's row, in the order menus show them.
+        const ROWS: &[Row] = &[$(Row::of::<$served>(),)*];
+
         /// Visits every match adapter, with the adapter as a type.
         #[cfg(test)]
         fn each_match_adapter(visitor: &mut impl AdapterVisitor) {
@@ -116,7 +119,7 @@ macro_rules! games {
 }
 
 games!(
-    matches pig::matches::PigMatch, served pig::Pig, settings pig::settings::PigSettings, commands pig::cli::PigCommand;
+    matches pig::matches::PigMatch, served pig::PigGame, settings pig::settings::PigSettings, commands pig::cli::PigCommand;
     matches tictactoe::matches::TicTacToeMatch, served tictactoe::TicTacToeGame;
     matches ishitori::matches::IshitoriMatch, served ishitori::IshitoriGame;
     matches number_square::matches::NumberSquareMatch, served number_square::NumberSquareGame;
@@ -153,154 +156,113 @@ trait AdapterVisitor {
     fn visit<T: TurnGame>(&mut self);
 }
 
-/// Every game's catalog entry, in menu order.
-pub fn catalog(config: &Config) -> Vec<GameEntry> {
-    struct Entries<'a>(&'a Config, Vec<GameEntry>);
-    impl Visitor for Entries<'_> {
-        fn visit<G: ServedGame>(&mut self) {
-            self.1.push(G::catalog(self.0));
+/// What the registry keeps of a served game, its type erased: one row a
+/// game, made from its `ServedGame` ([`Row::of`]). What needs the game as
+/// a type (a route's handler, `/analyze`'s dispatch) visits it instead
+/// ([`each_game`]).
+struct Row {
+    id: &'static str,
+    catalog: fn(&Config) -> GameEntry,
+    memos: usize,
+    tables: usize,
+    record_metrics: fn(&Services),
+    prepare: fn(&Config, &Solvers),
+    start: fn(&Services),
+    not_ready: fn(&Services) -> Option<String>,
+    drawing: &'static str,
+    rules_script: Option<&'static str>,
+    style: &'static str,
+    perft: Option<Perft>,
+}
+
+impl Row {
+    const fn of<G: ServedGame>() -> Row {
+        Row {
+            id: G::ID,
+            catalog: G::catalog,
+            memos: G::MEMOS,
+            tables: G::TABLES,
+            record_metrics: G::record_metrics,
+            prepare: G::prepare,
+            start: G::start,
+            not_ready: G::not_ready,
+            drawing: G::DRAWING,
+            rules_script: G::RULES_SCRIPT,
+            style: G::STYLE,
+            perft: G::PERFT,
         }
     }
-    let mut entries = Entries(config, Vec::new());
-    each_game(&mut entries);
-    entries.1
+}
+
+/// Every game's catalog entry, in menu order.
+pub fn catalog(config: &Config) -> Vec<GameEntry> {
+    ROWS.iter().map(|row| (row.catalog)(config)).collect()
 }
 
 /// How many search memos of `--memo-capacity` entries the games keep
 /// together (each game says how many it keeps: `ServedGame::MEMOS`).
 pub fn memo_count() -> usize {
-    struct Count(usize);
-    impl Visitor for Count {
-        fn visit<G: ServedGame>(&mut self) {
-            self.0 += G::MEMOS;
-        }
-    }
-    let mut count = Count(0);
-    each_game(&mut count);
-    count.0
+    ROWS.iter().map(|row| row.memos).sum()
 }
 
 /// How many transposition tables of `--table-entries` the games keep
 /// together (each game says how many: `ServedGame::TABLES`).
 pub fn table_count() -> usize {
-    struct Count(usize);
-    impl Visitor for Count {
-        fn visit<G: ServedGame>(&mut self) {
-            self.0 += G::TABLES;
-        }
-    }
-    let mut count = Count(0);
-    each_game(&mut count);
-    count.0
+    ROWS.iter().map(|row| row.tables).sum()
 }
 
 /// Every game's cache and memo gauges, just before `/metrics` renders.
 pub fn record_metrics(services: &Services) {
-    struct Record<'a>(&'a Services);
-    impl Visitor for Record<'_> {
-        fn visit<G: ServedGame>(&mut self) {
-            G::record_metrics(self.0);
-        }
-    }
-    each_game(&mut Record(services));
+    ROWS.iter().for_each(|row| (row.record_metrics)(services));
 }
 
 /// Every game's solvers built ahead from the settings, handed to `solvers`.
 pub fn prepare(config: &Config, solvers: &Solvers) {
-    struct Prepare<'a>(&'a Config, &'a Solvers);
-    impl Visitor for Prepare<'_> {
-        fn visit<G: ServedGame>(&mut self) {
-            G::prepare(self.0, self.1);
-        }
-    }
-    each_game(&mut Prepare(config, solvers));
+    ROWS.iter().for_each(|row| (row.prepare)(config, solvers));
 }
 
 /// Starts every game's background preparation (at server start).
 pub fn start(services: &Services) {
-    struct Start<'a>(&'a Services);
-    impl Visitor for Start<'_> {
-        fn visit<G: ServedGame>(&mut self) {
-            G::start(self.0);
-        }
-    }
-    each_game(&mut Start(services));
+    ROWS.iter().for_each(|row| (row.start)(services));
 }
 
 /// Why the games that cannot answer yet cannot, one reason each.
 pub fn not_ready(services: &Services) -> Vec<String> {
-    struct Reasons<'a>(&'a Services, Vec<String>);
-    impl Visitor for Reasons<'_> {
-        fn visit<G: ServedGame>(&mut self) {
-            self.1.extend(G::not_ready(self.0));
-        }
-    }
-    let mut reasons = Reasons(services, Vec::new());
-    each_game(&mut reasons);
-    reasons.1
+    ROWS.iter().filter_map(|row| (row.not_ready)(services)).collect()
 }
 
 /// The playground's file of a game called `file`, if a game has it: its
 /// drawing (`{id}.js`) or its analysis board's rules (`{id}-rules.js`).
 pub fn drawing(file: &str) -> Option<&'static str> {
-    struct Find<'a>(&'a str, Option<&'static str>);
-    impl Visitor for Find<'_> {
-        fn visit<G: ServedGame>(&mut self) {
-            let Some(name) = self.0.strip_suffix(".js") else { return };
-            if name == G::ID {
-                self.1 = Some(G::DRAWING);
-            } else if name.strip_suffix("-rules") == Some(G::ID) {
-                self.1 = G::RULES_SCRIPT;
-            }
+    let name = file.strip_suffix(".js")?;
+    ROWS.iter().find_map(|row| {
+        if name == row.id {
+            Some(row.drawing)
+        } else if name.strip_suffix("-rules") == Some(row.id) {
+            row.rules_script
+        } else {
+            None
         }
-    }
-    let mut find = Find(file, None);
-    each_game(&mut find);
-    find.1
+    })
 }
 
 /// The perft of the game `id`, if it has one (`Err`: the games that do).
 pub fn perft(id: &str) -> Result<Perft, Vec<&'static str>> {
-    struct Find<'a>(&'a str, Option<Perft>, Vec<&'static str>);
-    impl Visitor for Find<'_> {
-        fn visit<G: ServedGame>(&mut self) {
-            if let Some(perft) = G::PERFT {
-                self.2.push(G::ID);
-                if G::ID == self.0 {
-                    self.1 = Some(perft);
-                }
-            }
-        }
-    }
-    let mut find = Find(id, None, Vec::new());
-    each_game(&mut find);
-    find.1.ok_or(find.2)
+    let with_perft = || ROWS.iter().filter_map(|row| row.perft.map(|perft| (row.id, perft)));
+    with_perft()
+        .find(|&(game, _)| game == id)
+        .map(|(_, perft)| perft)
+        .ok_or_else(|| with_perft().map(|(game, _)| game).collect())
 }
 
 /// Every game's own style rules, in menu order.
 pub fn styles() -> Vec<&'static str> {
-    struct Styles(Vec<&'static str>);
-    impl Visitor for Styles {
-        fn visit<G: ServedGame>(&mut self) {
-            self.0.push(G::STYLE);
-        }
-    }
-    let mut styles = Styles(Vec::new());
-    each_game(&mut styles);
-    styles.0
+    ROWS.iter().map(|row| row.style).collect()
 }
 
 /// Every game's id, in menu order.
 pub fn ids() -> Vec<&'static str> {
-    struct Ids(Vec<&'static str>);
-    impl Visitor for Ids {
-        fn visit<G: ServedGame>(&mut self) {
-            self.0.push(G::ID);
-        }
-    }
-    let mut ids = Ids(Vec::new());
-    each_game(&mut ids);
-    ids.0
+    ROWS.iter().map(|row| row.id).collect()
 }
 
 /// Every registered match game played at random through its `Game`

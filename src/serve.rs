@@ -7,8 +7,9 @@
 //! The floor between the generic layers (`solve/`, `matches/`, `review/`,
 //! `arena/`) and the games: it imports those, the games import it.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use bytes::Bytes;
 use serde::de::DeserializeOwned;
@@ -51,8 +52,11 @@ pub trait ServedGame: 'static {
     /// The game's id in the API: `/matches`, `/arena`, `/analyze` and the
     /// catalog name it so.
     const ID: &'static str;
-    /// Where the stateless analysis is served (`POST`, a JSON body).
-    const ANALYSIS_PATH: &'static str;
+    /// Where the stateless analysis is served (`POST`, a JSON body):
+    /// `/{ID}/move` unless the game names another.
+    fn analysis_path() -> &'static str {
+        game_path(Self::ID, "move")
+    }
 
     /// The analysis endpoint's body, as the client sends it.
     type Request: DeserializeOwned + Send + 'static;
@@ -105,7 +109,7 @@ pub trait ServedGame: 'static {
     /// The answer to one analysis request; a search keeps to `shared` (a
     /// batch's one deadline) when there is one, and reports its progress to
     /// `lines` when the client streams.
-    fn analyse(
+    fn analyze(
         services: &Services,
         request: Self::Request,
         shared: Option<SharedDeadline>,
@@ -143,9 +147,15 @@ pub trait ServedGame: 'static {
     /// [`QueryEndpoint`] given to `routes` (most games have none).
     fn query_routes(_routes: &mut impl QueryRoutes) {}
 
-    /// Where a game record is reviewed without a match (`POST`), if the
-    /// game has such an endpoint; every game's matches are reviewed.
-    const REVIEW_PATH: Option<&'static str>;
+    /// Whether a record of moves is reviewed statelessly, at
+    /// `/{ID}/review` (every game's matches are reviewed at
+    /// `/matches/{id}/review`, these or not).
+    const RECORD_REVIEW: bool;
+
+    /// Where the stateless review is served, when there is one.
+    fn review_path() -> Option<&'static str> {
+        Self::RECORD_REVIEW.then(|| game_path(Self::ID, "review"))
+    }
     /// The options of a review's record (the match's options, as stored).
     type ReviewOptions: DeserializeOwned + Default + Send + 'static;
     /// One move of a stateless review's record, as the client sends it
@@ -269,9 +279,23 @@ pub fn memo_gauges(game: &'static str, cache: &'static str, stats: &MemoStats) {
 /// A served game's endpoints, as its catalog entry lists them.
 pub fn endpoints<G: ServedGame>() -> Endpoints {
     Endpoints {
-        analysis: G::ANALYSIS_PATH,
+        analysis: G::analysis_path(),
         matches: MATCHES,
-        review: G::REVIEW_PATH,
+        review: G::review_path(),
         batch: BATCH,
     }
+}
+
+/// `/{id}/{action}`, made once per game and action and kept for the life of
+/// the process (a route's path outlives every router; there are a few of
+/// them per game), so that no game writes its own paths.
+pub fn game_path(id: &'static str, action: &'static str) -> &'static str {
+    static PATHS: OnceLock<Mutex<HashMap<(&'static str, &'static str), &'static str>>> = OnceLock::new();
+    let mut paths = PATHS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    paths
+        .entry((id, action))
+        .or_insert_with(|| Box::leak(format!("/{id}/{action}").into_boxed_str()))
 }

@@ -84,7 +84,7 @@ pub fn read_game<V: EngineVariant>(request: &PositionRequest) -> Result<V::State
 
 /// The answer to one request (`POST /{game}/move`, an `/analyze`
 /// position, a stream).
-pub async fn analyse<V: EngineVariant>(
+pub async fn analyze<V: EngineVariant>(
     config: &Config,
     solvers: &Solvers,
     request: PositionRequest,

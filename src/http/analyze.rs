@@ -1,7 +1,7 @@
 //! POST /analyze: many positions of any games in one request.
 //!
 //! Each position is answered by the same code as its game's own endpoint
-//! (`pig::decide`, `tictactoe::analyse`, ...), so each result is exactly the
+//! (`pig::decide`, `tictactoe::analyze`, ...), so each result is exactly the
 //! JSON that endpoint would send for it, or `{"error": <problem>}` with the
 //! problem it would send. One time budget covers the whole batch: every
 //! search ends by the shared deadline, and a search that would start after it
@@ -140,7 +140,7 @@ async fn answer(state: &AppState, position: &str, shared: SharedDeadline) -> Res
         }
     };
     match game.as_ref().and_then(|g| g.as_str()) {
-        Some(id) => match games::analyse_position(id, state, json, shared) {
+        Some(id) => match games::analyze_position(id, state, json, shared) {
             Some(answer) => answer.await,
             None => Err(unknown_game(game.as_ref())),
         },

@@ -35,8 +35,8 @@ pub fn routes() -> Vec<Route> {
     struct Routes(Vec<Route>);
     impl Visitor for Routes {
         fn visit<G: ServedGame>(&mut self) {
-            self.0.push((Method::POST, G::ANALYSIS_PATH, post(analysis::<G>)));
-            if let Some(path) = G::REVIEW_PATH {
+            self.0.push((Method::POST, G::analysis_path(), post(analysis::<G>)));
+            if let Some(path) = G::review_path() {
                 self.0.push((Method::POST, path, post(record_review::<G>)));
             }
             G::query_routes(self);
@@ -60,7 +60,7 @@ pub fn routes() -> Vec<Route> {
 async fn analysis<G: ServedGame>(State(state): State<AppState>, request: Request) -> Result<Response, Problem> {
     let streamed = G::STREAMS && stream::wants_ndjson(request.headers());
     let request = read_request::<G>(&json_bytes(request).await?)?;
-    let search = move |lines| async move { G::analyse(&state, request, None, lines).await };
+    let search = move |lines| async move { G::analyze(&state, request, None, lines).await };
     stream::plain_or_lines_with(streamed, search, G::body).await
 }
 
@@ -152,7 +152,7 @@ type ReviewStored = for<'a> fn(&'a AppState, &'a StoredMatch, Option<u64>) -> Bo
 
 struct Entry {
     id: &'static str,
-    analyse: AnalyseJson,
+    analyze: AnalyseJson,
     review_stored: ReviewStored,
 }
 
@@ -164,7 +164,7 @@ fn entries() -> &'static [Entry] {
             fn visit<G: ServedGame>(&mut self) {
                 self.0.push(Entry {
                     id: G::ID,
-                    analyse: analyse_json::<G>,
+                    analyze: analyze_json::<G>,
                     review_stored: review_stored::<G>,
                 });
             }
@@ -181,13 +181,13 @@ fn find(id: &str) -> Option<&'static Entry> {
 
 /// The answer of a batch's position of the registry game `id`; None when
 /// no served game has that id.
-pub fn analyse_position<'a>(
+pub fn analyze_position<'a>(
     id: &str,
     state: &'a AppState,
     json: &'a [u8],
     shared: SharedDeadline,
 ) -> Option<BoxFuture<'a, Result<Bytes, Problem>>> {
-    find(id).map(|entry| (entry.analyse)(state, json, shared))
+    find(id).map(|entry| (entry.analyze)(state, json, shared))
 }
 
 /// The review of a stored match of the registry game `id`; None when no
@@ -201,14 +201,14 @@ pub fn review_stored_match<'a>(
     find(id).map(|entry| (entry.review_stored)(state, stored, max_ms))
 }
 
-fn analyse_json<'a, G: ServedGame>(
+fn analyze_json<'a, G: ServedGame>(
     state: &'a AppState,
     json: &'a [u8],
     shared: SharedDeadline,
 ) -> BoxFuture<'a, Result<Bytes, Problem>> {
     Box::pin(async move {
         let request = read_request::<G>(json)?;
-        G::body(G::analyse(state, request, Some(shared), None).await?)
+        G::body(G::analyze(state, request, Some(shared), None).await?)
     })
 }
 

@@ -290,17 +290,17 @@ pub fn margin_points(margin: f64, scale: f64) -> f64 {
 /// early (costly) ones then reuse, and the time they do not use goes to
 /// those. None when `give_up_inexact` and an analysis is not `proved` (the
 /// cheap first try of a request).
-pub(crate) fn analyse_latest_first<P, A>(
+pub(crate) fn analyze_latest_first<P, A>(
     positions: &[P],
     limits: &SearchLimits,
     give_up_inexact: bool,
-    mut analyse: impl FnMut(&P, &SearchLimits) -> A,
+    mut analyze: impl FnMut(&P, &SearchLimits) -> A,
     proved: impl Fn(&A) -> bool,
 ) -> Option<Vec<A>> {
     let mut budget = Budget::new(limits, positions.len());
     let mut analyses = Vec::with_capacity(positions.len());
     for position in positions.iter().rev() {
-        let analysis = analyse(position, &budget.next());
+        let analysis = analyze(position, &budget.next());
         if give_up_inexact && !proved(&analysis) {
             return None;
         }

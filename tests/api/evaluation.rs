@@ -194,7 +194,7 @@ fn positions() -> Vec<Value> {
         eprintln!("Fairy-Stockfish not found and KIBITZ_TEST_FAIRY_STOCKFISH=skip: xiangqi and shogi are left out");
         positions.retain(|p| !FAIRY_GAMES.iter().any(|g| p["game"] == *g));
     }
-    if crate::gnubg_support::gnubg().is_none() {
+    if crate::game::backgammon::gnubg_support::gnubg().is_none() {
         positions.retain(|p| p["game"] != "backgammon" || p.get("board").is_some());
     }
     positions

@@ -3,8 +3,8 @@
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 
+use crate::game::number_square::brute as number_square_brute;
 use crate::helpers::{spawn_app, spawn_app_on, TestApp, TestDb};
-use crate::number_square_brute;
 
 #[tokio::test]
 async fn tictactoe_the_empty_board_is_a_draw_with_every_move_explained() {

@@ -1,46 +1,40 @@
-//! API tests through the real router: one binary, one module per area.
+//! The integration tests, one binary: the API through the real router,
+//! the binary as a process, and every game's own tests, which live in its
+//! folder (`src/games/<game>/tests/`) and are listed by build.rs.
 
 mod analyze;
 mod arena;
-mod backgammon;
+mod arena_series;
 mod catalog;
-mod chess;
-mod connect_four;
-#[path = "../support/connect_four_brute.rs"]
-mod connect_four_brute;
+mod deploy;
 mod durability;
 mod errors;
 mod evaluation;
+mod evaluation_scales;
 mod fairness;
 mod fairy;
-#[path = "../support/fairy_stockfish.rs"]
 mod fairy_support;
 mod games;
-#[path = "../support/gnubg.rs"]
-mod gnubg_support;
 mod headers;
 mod health;
 mod helpers;
 mod hostile;
-mod kalah;
 mod limits;
 mod logs;
 mod matches;
+mod matches_engine;
 mod memory;
-#[path = "../support/number_square_brute.rs"]
-mod number_square_brute;
 mod openapi;
-mod othello;
 mod oversized;
-mod pig;
 mod playground;
 mod process;
 mod registry;
 mod replicas;
 mod review;
 mod review_scored;
-mod shogi;
-#[path = "../support/stockfish.rs"]
-mod stockfish_support;
 mod stream;
-mod xiangqi;
+
+/// Each game's tests, from its folder.
+mod game {
+    include!(concat!(env!("OUT_DIR"), "/game_tests.rs"));
+}

@@ -171,8 +171,8 @@ async fn the_modules_call_only_documented_routes() {
 
 #[tokio::test]
 async fn the_drawings_ask_only_documented_analysis_routes() {
-    // Each game's drawing asks its analysis through api.js's `analyse` and
-    // `analyseStreamed`, naming the path itself.
+    // Each game's drawing asks its analysis through api.js's `analyze` and
+    // `analyzeStreamed`, naming the path itself.
     let app = spawn_app().await;
     let documented: Vec<&str> = kibitz::http::routes().into_iter().map(|(_, path, _)| path).collect();
     let mut asked = 0;

@@ -350,8 +350,7 @@ async fn an_old_number_square_match_without_its_deal_still_plays_and_its_review_
 // ---------------------------------------------------------------------------
 // Nine Square: plain expectimax over the last empty cells (memoised).
 
-#[path = "../support/nine_square_brute.rs"]
-mod nine_square_brute;
+use crate::game::nine_square::brute as nine_square_brute;
 
 #[derive(Default)]
 struct Expectimax {

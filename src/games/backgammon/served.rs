@@ -25,7 +25,6 @@ pub struct BackgammonGame;
 
 impl ServedGame for BackgammonGame {
     const ID: &'static str = "backgammon";
-    const ANALYSIS_PATH: &'static str = "/backgammon/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     // One answer per question: gnubg has no deepening to report.
@@ -57,7 +56,7 @@ impl ServedGame for BackgammonGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: PositionRequest,
         shared: Option<SharedDeadline>,
@@ -81,7 +80,7 @@ impl ServedGame for BackgammonGame {
             .set(engine.0.processes().live_pids().len() as f64);
     }
 
-    const REVIEW_PATH: Option<&'static str> = None;
+    const RECORD_REVIEW: bool = false;
     const RECORD_SIDES: [&'static str; 2] = ["first", "second"];
     type ReviewOptions = Options;
     type RecordMove = HistoryStep;

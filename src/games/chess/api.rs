@@ -159,7 +159,7 @@ fn budget_ms(config: &Config, max_ms: Option<u64>, shared: Option<SharedDeadline
 /// The answer to `POST /chess/move` (and a batch's chess position), as
 /// the body sent; each completed depth goes to `lines` when the client
 /// streams.
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,

@@ -34,7 +34,6 @@ const REVIEW_MARGIN_MS: u64 = 1000;
 
 impl ServedGame for ChessGame {
     const ID: &'static str = "chess";
-    const ANALYSIS_PATH: &'static str = "/chess/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -63,13 +62,13 @@ impl ServedGame for ChessGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<Written, Problem> {
-        api::analyse(services, request, shared, lines).await.map(Written)
+        api::analyze(services, request, shared, lines).await.map(Written)
     }
 
     /// The analyzer on the configured engine, made before the first
@@ -115,7 +114,7 @@ impl ServedGame for ChessGame {
         routes.add::<LichessCloudEvalEndpoint>();
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/chess/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = RECORD_SIDES;
     type ReviewOptions = Options;
     type RecordMove = ChessMove;

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::solve::{Analysis, ConnectFourSolver};
-use super::{symbol, ConnectFour, ConnectFourError, Shape};
+use super::{symbol, ConnectFourError, ConnectFourState, Shape};
 use crate::core::evaluation::Evaluation;
 use crate::core::outcome::Outcome;
 use crate::core::problem::Problem;
@@ -67,11 +67,11 @@ pub struct MoveResponse {
 /// The position a request describes: `moves` on a grid of `cols` x `rows`,
 /// or `board` with its own size (a `cols` or `rows` sent with it must
 /// agree). A finished game is refused.
-fn position(request: &MoveRequest) -> Result<ConnectFour, Problem> {
+fn position(request: &MoveRequest) -> Result<ConnectFourState, Problem> {
     let game = match (&request.moves, &request.board) {
-        (Some(moves), None) => ConnectFour::from_moves(Shape::new(request.cols, request.rows, request.k)?, moves)?,
+        (Some(moves), None) => ConnectFourState::from_moves(Shape::new(request.cols, request.rows, request.k)?, moves)?,
         (None, Some(rows)) => {
-            let game = ConnectFour::from_rows(rows, request.k)?;
+            let game = ConnectFourState::from_rows(rows, request.k)?;
             let shape = game.shape();
             for (field, sent, actual) in [("cols", request.cols, shape.cols), ("rows", request.rows, shape.rows)] {
                 if sent.is_some_and(|n| n != i64::from(actual)) {
@@ -98,7 +98,7 @@ fn position(request: &MoveRequest) -> Result<ConnectFour, Problem> {
     Ok(game)
 }
 
-fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
+fn response(game: &ConnectFourState, analysis: &Analysis) -> MoveResponse {
     let shape = game.shape();
     let known = |evaluation: &Evaluation| (evaluation.outcome.map(|o| o.name()), evaluation.plies_to_end);
     // A win at once is proved whatever the other columns hold: the
@@ -152,7 +152,7 @@ fn response(game: &ConnectFour, analysis: &Analysis) -> MoveResponse {
 /// The answer to a request, for the route and for a batch (whose `shared`
 /// deadline the search keeps to); the search's intermediate answers go to
 /// `lines` when there are any.
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
@@ -170,12 +170,12 @@ pub async fn analyse(
         // of play cut short: it is final only when the line is whole.
         Analysis::is_complete,
         move |limits, attempt| match (&lines, attempt) {
-            (Some(lines), Attempt::Pool) => solver.analyse_reporting(
+            (Some(lines), Attempt::Pool) => solver.analyze_reporting(
                 &searched,
                 limits,
                 Some(&mut |a: &Analysis| lines.send(&response(&searched, a))),
             ),
-            _ => solver.analyse(&searched, limits),
+            _ => solver.analyze(&searched, limits),
         },
     )
     .await?;
@@ -214,7 +214,7 @@ pub async fn solve_columns(services: &Services, query: SolveQuery) -> Result<Sol
         k: None,
         max_ms: Some(services.config.max_ms_cap),
     };
-    let answer = analyse(services, request, None, None).await?;
+    let answer = analyze(services, request, None, None).await?;
     if !answer.solved {
         return Err(Problem::unavailable(
             format!(

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::time::{Duration, Instant};
 
 use super::solve::ConnectFourSolver;
-use super::{ConnectFour, Shape};
+use super::{ConnectFourState, Shape};
 use crate::solve::limits::SearchLimits;
 
 /// No limit a person would wait out: every line is solved to the end.
@@ -55,10 +55,10 @@ pub fn scores(args: &ScoresArgs) -> Result<(), String> {
         // An empty line is the empty board, as in Pons' solver: the only
         // way to ask for it.
         let moves = line.split_whitespace().next().unwrap_or("");
-        let game = ConnectFour::from_moves(shape, moves).map_err(|e| format!("{moves}: {e}"))?;
+        let game = ConnectFourState::from_moves(shape, moves).map_err(|e| format!("{moves}: {e}"))?;
         game.ensure_not_over().map_err(|e| format!("{moves}: {e}"))?;
         let started = Instant::now();
-        let analysis = solver.analyse(&game, &SearchLimits::within(UNBOUNDED));
+        let analysis = solver.analyze(&game, &SearchLimits::within(UNBOUNDED));
         if args.stats {
             eprintln!(
                 "{moves} nodes {} ms {:.1}",

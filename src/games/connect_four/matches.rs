@@ -16,7 +16,7 @@ use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 use crate::solve::solvers::Solvers;
 
 use super::solve::{Analysis, ConnectFourSolver};
-use super::{symbol, ConnectFour, Shape, DEFAULT_COLS, DEFAULT_K, DEFAULT_ROWS};
+use super::{symbol, ConnectFourState, Shape, DEFAULT_COLS, DEFAULT_K, DEFAULT_ROWS};
 
 /// A win that comes later, or a loss that comes later, is a subtler
 /// difference: each further stone of the winner's halves less of it.
@@ -86,7 +86,7 @@ impl ArenaGame for ConnectFourMatch {
 
 impl TurnGame for ConnectFourMatch {
     const ID: &'static str = "connect-four";
-    type Game = ConnectFour;
+    type Game = ConnectFourState;
     type Options = Options;
     type Rules = Shape;
     type Move = ColumnMove;
@@ -116,20 +116,20 @@ impl TurnGame for ConnectFourMatch {
 
     /// The shape is checked again: a stored one is read without
     /// [`Shape::new`].
-    fn opening(shape: &Shape) -> Result<ConnectFour, MatchError> {
+    fn opening(shape: &Shape) -> Result<ConnectFourState, MatchError> {
         Shape::new(Some(shape.cols.into()), Some(shape.rows.into()), Some(shape.k.into()))
-            .map(ConnectFour::new)
+            .map(ConnectFourState::new)
             .map_err(|e| MatchError::Options(e.to_string()))
     }
 
-    fn state_json(game: &ConnectFour, human: Seat) -> Value {
+    fn state_json(game: &ConnectFourState, human: Seat) -> Value {
         json!(State {
             board: game.rows(),
             human_plays: symbol(human).to_string(),
         })
     }
 
-    fn game_move(game: &ConnectFour, mv: &ColumnMove) -> Result<u32, MatchError> {
+    fn game_move(game: &ConnectFourState, mv: &ColumnMove) -> Result<u32, MatchError> {
         let cols = game.shape().cols;
         if !(1..=i64::from(cols)).contains(&mv.column) {
             return Err(MatchError::Field {
@@ -141,7 +141,7 @@ impl TurnGame for ConnectFourMatch {
             .map_err(|e| MatchError::IllegalMove(e.to_string()))
     }
 
-    fn api_move(_game: &ConnectFour, column: u32) -> ColumnMove {
+    fn api_move(_game: &ConnectFourState, column: u32) -> ColumnMove {
         ColumnMove {
             column: i64::from(column) + 1,
         }
@@ -150,7 +150,7 @@ impl TurnGame for ConnectFourMatch {
     const END_REASONS: &'static [EndReason] = &[EndReason::named("line"), EndReason::named("board_full")];
 
     /// A win is a line; a draw, a full board.
-    fn end_reason(_game: &ConnectFour, outcome: GameOutcome) -> EndReason {
+    fn end_reason(_game: &ConnectFourState, outcome: GameOutcome) -> EndReason {
         match outcome {
             GameOutcome::Won(_) => EndReason::named("line"),
             GameOutcome::Draw => EndReason::named("board_full"),
@@ -158,7 +158,7 @@ impl TurnGame for ConnectFourMatch {
     }
 
     fn ai_turn(
-        game: &ConnectFour,
+        game: &ConnectFourState,
         ai: &AiSpec,
         ctx: &AiContext,
         rng: &mut dyn RngCore,
@@ -168,9 +168,9 @@ impl TurnGame for ConnectFourMatch {
 }
 
 /// How the AI sees the position: its best move and each move's value.
-fn ai_choice(game: &ConnectFour, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
+fn ai_choice(game: &ConnectFourState, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<u32>, MatchError> {
     let limits = ctx.limits.search_for::<ConnectFourMatch>();
-    let analysis = ctx.solvers.of::<ConnectFourSolver>().analyse(game, &limits);
+    let analysis = ctx.solvers.of::<ConnectFourSolver>().analyze(game, &limits);
     let candidates = analysis
         .columns
         .iter()

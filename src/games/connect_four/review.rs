@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::matches::{ColumnMove, Options};
 use super::solve::ConnectFourSolver;
-use super::ConnectFour;
+use super::ConnectFourState;
 use crate::core::outcome::Outcome;
 use crate::review::driver::{self, MoveValue, Valuation, Valuer};
 use crate::review::{outcome_value, Review, ReviewError, Step};
@@ -53,16 +53,16 @@ impl MoveValue for ColumnValue {
     }
 }
 
-impl Valuer<ConnectFour> for ConnectFourSolver {
+impl Valuer<ConnectFourState> for ConnectFourSolver {
     type Value = ColumnValue;
 
     fn value(
         &self,
-        game: &ConnectFour,
+        game: &ConnectFourState,
         _played: u32,
         limits: &SearchLimits,
     ) -> Result<Valuation<u32, ColumnValue>, ReviewError> {
-        let analysis = self.analyse(game, limits);
+        let analysis = self.analyze(game, limits);
         // A full column has no score.
         let moves: Vec<(u32, ColumnValue)> = analysis
             .columns
@@ -83,7 +83,7 @@ impl Valuer<ConnectFour> for ConnectFourSolver {
         Ok(Valuation::Moves { moves, proved })
     }
 
-    fn show(&self, _game: &ConnectFour, column: u32) -> Value {
+    fn show(&self, _game: &ConnectFourState, column: u32) -> Value {
         json!({"column": column + 1})
     }
 }
@@ -98,9 +98,9 @@ pub fn review(
     limits: &SearchLimits,
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
-    let read = |game: &ConnectFour, mv: &ColumnMove| game.check_column(mv.column).map_err(|e| e.to_string());
+    let read = |game: &ConnectFourState, mv: &ColumnMove| game.check_column(mv.column).map_err(|e| e.to_string());
     let decisions = driver::replay(
-        ConnectFour::new(options.shape().map_err(ReviewError::Options)?),
+        ConnectFourState::new(options.shape().map_err(ReviewError::Options)?),
         steps,
         names,
         read,

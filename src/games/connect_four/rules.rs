@@ -111,7 +111,7 @@ impl Shape {
 /// A position that a real game reaches, with its grid. Cheap to clone (the
 /// geometry is shared). While the game goes on `result` is None.
 #[derive(Clone, Debug)]
-pub struct ConnectFour {
+pub struct ConnectFourState {
     geo: Arc<Geometry<u128, AnyDims>>,
     shape: Shape,
     current: u128,
@@ -120,15 +120,15 @@ pub struct ConnectFour {
     result: Option<GameOutcome>,
 }
 
-impl PartialEq for ConnectFour {
+impl PartialEq for ConnectFourState {
     fn eq(&self, other: &Self) -> bool {
         self.shape == other.shape && self.current == other.current && self.mask == other.mask
     }
 }
 
-impl ConnectFour {
-    pub fn new(shape: Shape) -> ConnectFour {
-        ConnectFour {
+impl ConnectFourState {
+    pub fn new(shape: Shape) -> ConnectFourState {
+        ConnectFourState {
             geo: Arc::new(Geometry::new(shape.dims())),
             shape,
             current: 0,
@@ -149,8 +149,8 @@ impl ConnectFour {
 
     /// A game so far as 1-based column digits; it may have ended (see
     /// [`ConnectFour::ensure_not_over`]), but no digit may follow the end.
-    pub fn from_moves(shape: Shape, moves: &str) -> Result<ConnectFour, ConnectFourError> {
-        let mut game = ConnectFour::new(shape);
+    pub fn from_moves(shape: Shape, moves: &str) -> Result<ConnectFourState, ConnectFourError> {
+        let mut game = ConnectFourState::new(shape);
         for (index, found) in moves.chars().enumerate() {
             let column =
                 found
@@ -182,7 +182,7 @@ impl ConnectFour {
 
     /// A board as row strings over X, O and '.', top row first; its size
     /// is the board's own (`k` from `shape`). The game may be over.
-    pub fn from_rows(rows: &[String], k: Option<i64>) -> Result<ConnectFour, ConnectFourError> {
+    pub fn from_rows(rows: &[String], k: Option<i64>) -> Result<ConnectFourState, ConnectFourError> {
         let height = rows.len();
         let width = rows.first().map_or(0, |r| r.chars().count());
         let shape = Shape::new(Some(width as i64), Some(height as i64), k).map_err(|e| match e {
@@ -228,7 +228,7 @@ impl ConnectFour {
         if xs != os && xs != os + 1 {
             return Err(ConnectFourError::Counts { x: xs, o: os });
         }
-        let mut game = ConnectFour::new(shape);
+        let mut game = ConnectFourState::new(shape);
         let x_to_move = xs == os;
         game.current = if x_to_move { x } else { o };
         game.mask = mask;
@@ -344,7 +344,7 @@ pub fn symbol(seat: Seat) -> char {
     }
 }
 
-impl Game for ConnectFour {
+impl Game for ConnectFourState {
     /// A 0-based column.
     type Move = u32;
 

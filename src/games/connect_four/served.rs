@@ -23,7 +23,6 @@ pub struct ConnectFourGame;
 impl ServedGame for ConnectFourGame {
     const ID: &'static str = "connect-four";
     const TABLES: usize = 1;
-    const ANALYSIS_PATH: &'static str = "/connect-four/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -59,16 +58,16 @@ impl ServedGame for ConnectFourGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<MoveResponse, Problem> {
-        api::analyse(services, request, shared, lines).await
+        api::analyze(services, request, shared, lines).await
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/connect-four/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = XO;
     type ReviewOptions = Options;
     type RecordMove = ColumnMove;

@@ -10,7 +10,7 @@
 //! position has only half its columns searched (below the root, positions
 //! near it share their table entry with their mirror image).
 //!
-//! [`ConnectFourSolver::analyse`] gives every column its exact score while
+//! [`ConnectFourSolver::analyze`] gives every column its exact score while
 //! the limits last, centre columns first; a column the limits did not
 //! reach keeps a shallow search's estimate and says `solved: false`.
 
@@ -23,7 +23,7 @@ use super::board::{Board, Dims, Geometry, Standard};
 use super::book::Book;
 use super::search::{win_score, Search};
 use super::table::Table;
-use super::ConnectFour;
+use super::ConnectFourState;
 use crate::core::evaluation::Evaluation;
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
@@ -160,42 +160,42 @@ impl ConnectFourSolver {
 
     /// Every column's score within `limits`, and the best move. The game
     /// must not be over.
-    pub fn analyse(&self, game: &ConnectFour, limits: &SearchLimits) -> Analysis {
-        self.analyse_reporting(game, limits, None)
+    pub fn analyze(&self, game: &ConnectFourState, limits: &SearchLimits) -> Analysis {
+        self.analyze_reporting(game, limits, None)
     }
 
-    /// [`ConnectFourSolver::analyse`], reporting the analysis once the
+    /// [`ConnectFourSolver::analyze`], reporting the analysis once the
     /// estimates are in and again after each column proved, while the
     /// answer is not yet solved (the principal variation of a report is
     /// just its best move).
-    pub fn analyse_reporting(
+    pub fn analyze_reporting(
         &self,
-        game: &ConnectFour,
+        game: &ConnectFourState,
         limits: &SearchLimits,
         progress: Progress<'_, Analysis>,
     ) -> Analysis {
         let shape = game.shape();
         if shape.is_standard() {
             let geo = Geometry::<u64, _>::new(Standard);
-            self.analyse_board(game.to_board(&geo), limits, progress)
+            self.analyze_board(game.to_board(&geo), limits, progress)
         } else if shape.fits_u64() {
             let geo = Geometry::<u64, _>::new(shape.dims());
-            self.analyse_board(game.to_board(&geo), limits, progress)
+            self.analyze_board(game.to_board(&geo), limits, progress)
         } else {
             let geo = Geometry::<u128, _>::new(shape.dims());
-            self.analyse_board(game.to_board(&geo), limits, progress)
+            self.analyze_board(game.to_board(&geo), limits, progress)
         }
     }
 
-    /// [`ConnectFourSolver::analyse`] on 128-bit boards whatever the size:
+    /// [`ConnectFourSolver::analyze`] on 128-bit boards whatever the size:
     /// lets the tests hold the wide boards to the narrow ones.
     #[doc(hidden)]
-    pub fn analyse_wide(&self, game: &ConnectFour, limits: &SearchLimits) -> Analysis {
+    pub fn analyze_wide(&self, game: &ConnectFourState, limits: &SearchLimits) -> Analysis {
         let geo = Geometry::<u128, _>::new(game.shape().dims());
-        self.analyse_board(game.to_board(&geo), limits, None)
+        self.analyze_board(game.to_board(&geo), limits, None)
     }
 
-    fn analyse_board<'g, B: Bits, D: Dims>(
+    fn analyze_board<'g, B: Bits, D: Dims>(
         &self,
         board: Board<'g, B, D>,
         limits: &SearchLimits,

@@ -130,7 +130,7 @@ fn setup(request: &MoveRequest) -> Result<Setup, Problem> {
 
 /// The answer to a request, for the route and for a batch (whose `shared`
 /// deadline the search keeps to).
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,

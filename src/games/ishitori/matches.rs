@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::solve::SubtractionSolver;
 use super::{
-    Game, HeapSize, HeapSizeError, Heaps, Ishitori, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING,
+    Game, HeapSize, HeapSizeError, Heaps, IshitoriState, Move, Outcome, Setup, TakeSet, DEFAULT_MATCH_REMAINING,
     DEFAULT_MISERE, DEFAULT_TAKE,
 };
 use crate::core::game::{GameOutcome, Seat};
@@ -221,7 +221,7 @@ impl ArenaGame for IshitoriMatch {
 
 impl TurnGame for IshitoriMatch {
     const ID: &'static str = "ishitori";
-    type Game = Ishitori;
+    type Game = IshitoriState;
     type Options = Options;
     type Rules = Rules;
     type Move = TakeMove;
@@ -255,45 +255,45 @@ impl TurnGame for IshitoriMatch {
     /// Refuses starting heaps that are already over, and take sets and
     /// positions beyond the solver's bounds, once, at the start (not on
     /// every move, when the stored options are read again).
-    fn new_game(rules: &Rules, ctx: &AiContext) -> Result<Ishitori, MatchError> {
+    fn new_game(rules: &Rules, ctx: &AiContext) -> Result<IshitoriState, MatchError> {
         let game = rules.new_game()?;
         game.ensure_not_over().map_err(|e| MatchError::Options(e.to_string()))?;
         ctx.solvers
             .of::<SubtractionSolver>()
             .best_move(&game, &limits(ctx))
             .map_err(|e| MatchError::Options(e.to_string()))?;
-        Ok(Ishitori::new(game, 0))
+        Ok(IshitoriState::new(game, 0))
     }
 
-    fn opening(rules: &Rules) -> Result<Ishitori, MatchError> {
-        Ok(Ishitori::new(rules.new_game()?, 0))
+    fn opening(rules: &Rules) -> Result<IshitoriState, MatchError> {
+        Ok(IshitoriState::new(rules.new_game()?, 0))
     }
 
-    fn position(game: &Ishitori) -> Option<KeptHeaps> {
+    fn position(game: &IshitoriState) -> Option<KeptHeaps> {
         Some(KeptHeaps {
             heaps: game.position().heaps().clone(),
             mover: game.mover(),
         })
     }
 
-    fn at_position(rules: &Rules, kept: KeptHeaps) -> Result<Ishitori, MatchError> {
+    fn at_position(rules: &Rules, kept: KeptHeaps) -> Result<IshitoriState, MatchError> {
         if kept.mover > 1 {
             return Err(MatchError::Corrupt(format!("no seat {}", kept.mover)));
         }
-        Ok(Ishitori::new(game_with(rules, kept.heaps)?, kept.mover))
+        Ok(IshitoriState::new(game_with(rules, kept.heaps)?, kept.mover))
     }
 
     /// The heaps; who is who needs no saying, since a stored match always
     /// waits for the person.
-    fn state_json(game: &Ishitori, _human: Seat) -> Value {
+    fn state_json(game: &IshitoriState, _human: Seat) -> Value {
         json!(State::of(game.position().heaps()))
     }
 
-    fn game_move(game: &Ishitori, mv: &TakeMove) -> Result<Move, MatchError> {
+    fn game_move(game: &IshitoriState, mv: &TakeMove) -> Result<Move, MatchError> {
         mv.legal_in(game.position()).map_err(MatchError::IllegalMove)
     }
 
-    fn api_move(_: &Ishitori, mv: Move) -> TakeMove {
+    fn api_move(_: &IshitoriState, mv: Move) -> TakeMove {
         TakeMove {
             take: mv.take,
             heap: u64::try_from(mv.heap).ok(),
@@ -302,19 +302,24 @@ impl TurnGame for IshitoriMatch {
 
     /// The solver's move; below the best level also every move's value, by
     /// solving the position it leads to (unless that is too much work).
-    fn ai_turn(game: &Ishitori, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Vec<Move>, MatchError> {
+    fn ai_turn(
+        game: &IshitoriState,
+        ai: &AiSpec,
+        ctx: &AiContext,
+        rng: &mut dyn RngCore,
+    ) -> Result<Vec<Move>, MatchError> {
         Ok(vec![ai_choice(game, ai, ctx)?.pick(ai, rng)])
     }
 
     const END_REASONS: &'static [EndReason] = &[EndReason::named("no_move")];
 
-    fn end_reason(_: &Ishitori, _: GameOutcome) -> EndReason {
+    fn end_reason(_: &IshitoriState, _: GameOutcome) -> EndReason {
         EndReason::named("no_move")
     }
 }
 
 /// How the AI sees the position: its best move and each move's value.
-fn ai_choice(game: &Ishitori, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Move>, MatchError> {
+fn ai_choice(game: &IshitoriState, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Move>, MatchError> {
     let position = game.position();
     let best = ctx
         .solvers

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 
 use super::matches::{Options, TakeMove};
 use super::solve::SubtractionSolver;
-use super::{self as rules, Game, Ishitori, Move};
+use super::{self as rules, Game, IshitoriState, Move};
 use crate::core::outcome::Outcome;
 use crate::review::driver::{self, MoveValue, Valuation, Valuer};
 use crate::review::{outcome_value, Review, ReviewError, Step};
@@ -27,7 +27,7 @@ pub const TABLE_POSITIONS: u64 = 1 << 20;
 const CHECK_EVERY: usize = 4096;
 
 /// The move of a record's `{take, heap}`, if it is legal in `game`.
-fn read(game: &Ishitori, mv: &TakeMove) -> Result<Move, String> {
+fn read(game: &IshitoriState, mv: &TakeMove) -> Result<Move, String> {
     mv.legal_in(game.position())
 }
 
@@ -35,9 +35,9 @@ fn replay(
     options: &Options,
     steps: &[Step<TakeMove>],
     names: [&str; 2],
-) -> Result<(Game, Vec<driver::Decision<Ishitori>>), ReviewError> {
+) -> Result<(Game, Vec<driver::Decision<IshitoriState>>), ReviewError> {
     let first = options.game().map_err(ReviewError::Options)?;
-    let decisions = driver::replay(Ishitori::new(first.clone(), 0), steps, names, read)?;
+    let decisions = driver::replay(IshitoriState::new(first.clone(), 0), steps, names, read)?;
     Ok((first, decisions))
 }
 
@@ -216,12 +216,12 @@ struct TakeValuer<'a> {
     table: Option<Table>,
 }
 
-impl Valuer<Ishitori> for TakeValuer<'_> {
+impl Valuer<IshitoriState> for TakeValuer<'_> {
     type Value = TakeValue;
 
     fn value(
         &self,
-        game: &Ishitori,
+        game: &IshitoriState,
         played: Move,
         limits: &SearchLimits,
     ) -> Result<Valuation<Move, TakeValue>, ReviewError> {
@@ -247,7 +247,7 @@ impl Valuer<Ishitori> for TakeValuer<'_> {
         Ok(Valuation::Moves { moves, proved })
     }
 
-    fn show(&self, _game: &Ishitori, mv: Move) -> Value {
+    fn show(&self, _game: &IshitoriState, mv: Move) -> Value {
         json!({"take": mv.take, "heap": mv.heap})
     }
 }

@@ -421,12 +421,12 @@ impl Game {
 /// A game of Ishitori through the [`game::Game`] trait: the position and
 /// whose seat is to move (the rules themselves do not care who moves).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Ishitori {
+pub struct IshitoriState {
     position: Game,
     mover: Seat,
 }
 
-impl Ishitori {
+impl IshitoriState {
     /// `position` with `mover` to move.
     pub fn new(position: Game, mover: Seat) -> Self {
         Self { position, mover }
@@ -442,7 +442,7 @@ impl Ishitori {
     }
 }
 
-impl game::Game for Ishitori {
+impl game::Game for IshitoriState {
     type Move = Move;
 
     fn turn(&self) -> Turn {

@@ -20,7 +20,6 @@ pub struct IshitoriGame;
 
 impl ServedGame for IshitoriGame {
     const ID: &'static str = "ishitori";
-    const ANALYSIS_PATH: &'static str = "/ishitori/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -68,16 +67,16 @@ impl ServedGame for IshitoriGame {
     }
 
     /// Answered at once (a rule, not a search): nothing to stream.
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         _lines: Option<Lines>,
     ) -> Result<MoveResponse, Problem> {
-        api::analyse(services, request, shared).await
+        api::analyze(services, request, shared).await
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/ishitori/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = AB;
     type ReviewOptions = Options;
     type RecordMove = TakeMove;

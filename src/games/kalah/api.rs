@@ -3,8 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::rules::{Capture, Layout, Player, Position, Rules};
-use super::solve::{analyse_reporting, evaluation, Analysis};
+use super::rules::{Capture, KalahState, Layout, Player, Rules};
+use super::solve::{analyze_reporting, evaluation, Analysis};
 use crate::core::evaluation::Evaluation;
 use crate::core::problem::Problem;
 use crate::serve::Services;
@@ -36,19 +36,19 @@ impl GameSolver for KalahSolver {
 impl KalahSolver {
     /// Every legal house's value within `limits`: from the compiled book
     /// where it holds the position, else searched.
-    pub fn analyse(&self, position: &Position, limits: &SearchLimits) -> Analysis {
-        self.analyse_reporting(position, limits, None)
+    pub fn analyze(&self, position: &KalahState, limits: &SearchLimits) -> Analysis {
+        self.analyze_reporting(position, limits, None)
     }
 
-    /// As [`KalahSolver::analyse`], telling `report` each step of a search
+    /// As [`KalahSolver::analyze`], telling `report` each step of a search
     /// (a book answer has none).
-    pub fn analyse_reporting(
+    pub fn analyze_reporting(
         &self,
-        position: &Position,
+        position: &KalahState,
         limits: &SearchLimits,
         report: Option<&mut dyn FnMut(&Analysis)>,
     ) -> Analysis {
-        super::book::lookup(position).unwrap_or_else(|| analyse_reporting(position, &self.table, limits, report))
+        super::book::lookup(position).unwrap_or_else(|| analyze_reporting(position, &self.table, limits, report))
     }
 }
 
@@ -167,7 +167,7 @@ pub struct MoveResponse {
 /// The position of `board` with `to_move` to play: its rules from the
 /// board's width, its seeds per house at the start taken as the board's
 /// average (only the opening book reads it), `capture` as asked.
-pub fn position_of(board: &Board, to_move: Side, capture: CaptureRule) -> Result<Position, String> {
+pub fn position_of(board: &Board, to_move: Side, capture: CaptureRule) -> Result<KalahState, String> {
     let houses = u32::try_from(board.south.len()).unwrap_or(u32::MAX);
     if board.south.len() != board.north.len() {
         return Err(format!(
@@ -192,7 +192,7 @@ pub fn position_of(board: &Board, to_move: Side, capture: CaptureRule) -> Result
         north_store: board.north_store,
         to_move: to_move.into(),
     };
-    Position::from_board(rules, &layout).map_err(|e| format!("board: {e}"))
+    KalahState::from_board(rules, &layout).map_err(|e| format!("board: {e}"))
 }
 
 pub fn response(analysis: &Analysis) -> MoveResponse {
@@ -238,7 +238,7 @@ pub fn response(analysis: &Analysis) -> MoveResponse {
 /// The answer to a request, for the route and for a batch (whose `shared`
 /// deadline the search keeps to); each step of the search goes to `lines`
 /// when the client streams.
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
@@ -254,9 +254,9 @@ pub async fn analyse(
         |a: &Analysis| a.solved,
         move |limits, attempt| match (&lines, attempt) {
             (Some(lines), Attempt::Pool) => {
-                solver.analyse_reporting(&position, limits, Some(&mut |a: &Analysis| lines.send(&response(a))))
+                solver.analyze_reporting(&position, limits, Some(&mut |a: &Analysis| lines.send(&response(a))))
             }
-            _ => solver.analyse(&position, limits),
+            _ => solver.analyze(&position, limits),
         },
     )
     .await?;

@@ -23,8 +23,8 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use super::endgame;
-use super::rules::{Capture, Played, Player, Position, Rules};
-use super::solve::{analyse, Analysis, HouseValue, Step};
+use super::rules::{Capture, KalahState, Played, Player, Rules};
+use super::solve::{analyze, Analysis, HouseValue, Step};
 use crate::solve::limits::SearchLimits;
 use crate::solve::table::SharedTable;
 
@@ -42,7 +42,7 @@ struct Entry {
 }
 
 /// A position's key in a book: its houses and its mover.
-fn key(position: &Position) -> String {
+fn key(position: &KalahState) -> String {
     let board = position.to_board();
     let row = |houses: &[u32]| houses.iter().map(u32::to_string).collect::<Vec<_>>().join(",");
     let mover = match board.to_move {
@@ -94,7 +94,7 @@ fn books() -> &'static [ReadBook] {
 
 /// The book's answer for `position`, if a compiled book holds it: every
 /// legal house exact, and the line of play to the end of the game.
-pub fn lookup(position: &Position) -> Option<Analysis> {
+pub fn lookup(position: &KalahState) -> Option<Analysis> {
     let rules = position.rules();
     let entry = books()
         .iter()
@@ -134,7 +134,7 @@ pub fn lookup(position: &Position) -> Option<Analysis> {
 }
 
 /// A book's line for a solved position.
-fn book_line(position: &Position, analysis: &Analysis) -> String {
+fn book_line(position: &KalahState, analysis: &Analysis) -> String {
     let margin = position.margin();
     let mut line = key(position);
     line.push(' ');
@@ -153,7 +153,7 @@ fn book_line(position: &Position, analysis: &Analysis) -> String {
 
 /// Every position within `moves` moves of the start (a move that earns
 /// another counts as one), each once, nearest first.
-fn positions(rules: Rules, moves: u32) -> Vec<Position> {
+fn positions(rules: Rules, moves: u32) -> Vec<KalahState> {
     let mut seen = std::collections::HashSet::new();
     let mut all = Vec::new();
     let mut frontier = vec![rules.start()];
@@ -240,7 +240,7 @@ fn build(args: &BuildArgs) -> Result<(), String> {
         .dir
         .join(format!("kalah-{}-{}-{}.txt", args.houses, args.seeds, args.capture));
     let done = read(&std::fs::read_to_string(&path).unwrap_or_default());
-    let todo: Vec<Position> = positions(rules, args.moves)
+    let todo: Vec<KalahState> = positions(rules, args.moves)
         .into_iter()
         .filter(|p| !done.contains_key(&key(p)))
         .collect();
@@ -265,7 +265,7 @@ fn build(args: &BuildArgs) -> Result<(), String> {
     }
     for position in todo {
         let clock = Instant::now();
-        let analysis = analyse(&position, &table, &SearchLimits::within(UNBOUNDED));
+        let analysis = analyze(&position, &table, &SearchLimits::within(UNBOUNDED));
         if !analysis.solved {
             return Err(format!("{}: not solved", key(&position)));
         }
@@ -297,7 +297,8 @@ mod tests {
     fn every_line_of_the_compiled_books_reads_and_replays() {
         for &(m, n, capture, text) in &BOOKS {
             let rules = Rules::new(m as u32, n, capture).unwrap();
-            let reachable: HashMap<String, Position> = positions(rules, 2).into_iter().map(|p| (key(&p), p)).collect();
+            let reachable: HashMap<String, KalahState> =
+                positions(rules, 2).into_iter().map(|p| (key(&p), p)).collect();
             for line in text.lines() {
                 let (key, entry) = parse_line(line).unwrap_or_else(|| panic!("unreadable: {line}"));
                 assert!(!entry.values.is_empty() && !entry.line.is_empty(), "{line}");
@@ -322,7 +323,7 @@ mod tests {
         let rules = Rules::new(3, 2, Capture::Standard).unwrap();
         let start = rules.start();
         let table = SharedTable::new(1 << 12);
-        let analysis = analyse(&start, &table, &SearchLimits::within(Duration::from_secs(60)));
+        let analysis = analyze(&start, &table, &SearchLimits::within(Duration::from_secs(60)));
         let line = book_line(&start, &analysis);
         let (key_read, entry) = parse_line(&line).unwrap();
         assert_eq!(key_read, key(&start));

@@ -4,7 +4,7 @@
 
 use crate::core::game::{Game, GameOutcome, Turn};
 
-use super::rules::{Player, Position};
+use super::rules::{KalahState, Player};
 
 /// The seat of a side (South first).
 pub fn seat(player: Player) -> usize {
@@ -14,7 +14,7 @@ pub fn seat(player: Player) -> usize {
     }
 }
 
-impl Game for Position {
+impl Game for KalahState {
     type Move = u8;
 
     fn turn(&self) -> Turn {
@@ -36,7 +36,7 @@ impl Game for Position {
     /// Plays a legal house (the trait's promise: callers check legality
     /// first; an illegal one changes nothing).
     fn play(&mut self, house: u8) {
-        let _ = Position::play(self, house);
+        let _ = KalahState::play(self, house);
     }
 
     fn result(&self) -> Option<GameOutcome> {

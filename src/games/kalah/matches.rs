@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::api::{CaptureRule, KalahSolver, Side};
-use super::rules::{Played, Player, Position, Rules};
+use super::rules::{KalahState, Played, Player, Rules};
 use super::solve::evaluation;
 use crate::arena::games::{ArenaGame, Player as ArenaPlayer};
 use crate::arena::players::Chooser;
@@ -79,7 +79,7 @@ fn player_of(seat: Seat) -> Player {
 }
 
 /// The board as the API shows it.
-pub fn board_json(position: &Position) -> Value {
+pub fn board_json(position: &KalahState) -> Value {
     let board = position.to_board();
     json!({
         "south": board.south,
@@ -104,7 +104,7 @@ fn candidates(analysis: &super::solve::Analysis) -> Vec<Candidate<u8>> {
 
 impl TurnGame for KalahMatch {
     const ID: &'static str = "kalah";
-    type Game = Position;
+    type Game = KalahState;
     type Options = Options;
     /// The options checked and filled in (a stored record is read back
     /// through [`Options::rules`] again).
@@ -131,11 +131,11 @@ impl TurnGame for KalahMatch {
         options.clone()
     }
 
-    fn opening(options: &Options) -> Result<Position, MatchError> {
+    fn opening(options: &Options) -> Result<KalahState, MatchError> {
         Ok(options.rules().map_err(MatchError::Corrupt)?.start())
     }
 
-    fn state_json(game: &Position, human: Seat) -> Value {
+    fn state_json(game: &KalahState, human: Seat) -> Value {
         json!({
             "board": board_json(game),
             "to_move": (!game.is_over()).then(|| side_name(game.to_move())),
@@ -143,21 +143,21 @@ impl TurnGame for KalahMatch {
         })
     }
 
-    fn game_move(game: &Position, mv: &HouseMove) -> Result<u8, MatchError> {
+    fn game_move(game: &KalahState, mv: &HouseMove) -> Result<u8, MatchError> {
         let mut after = *game;
         after.play(mv.house).map_err(MatchError::IllegalMove)?;
         Ok(mv.house)
     }
 
-    fn api_move(_game: &Position, house: u8) -> HouseMove {
+    fn api_move(_game: &KalahState, house: u8) -> HouseMove {
         HouseMove { house }
     }
 
     /// One move: after an extra move the match asks the AI again, so that
     /// each move is its own history entry.
-    fn ai_turn(game: &Position, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Vec<u8>, MatchError> {
+    fn ai_turn(game: &KalahState, ai: &AiSpec, ctx: &AiContext, rng: &mut dyn RngCore) -> Result<Vec<u8>, MatchError> {
         let solver = ctx.solvers.of::<KalahSolver>();
-        let analysis = solver.analyse(game, &ctx.limits.search_for::<KalahMatch>());
+        let analysis = solver.analyze(game, &ctx.limits.search_for::<KalahMatch>());
         let best = analysis
             .best
             .ok_or_else(|| MatchError::Internal("no house to play in a game not over".to_string()))?;
@@ -170,11 +170,11 @@ impl TurnGame for KalahMatch {
 
     const END_REASONS: &'static [EndReason] = &[EndReason::named("no_move")];
 
-    fn end_reason(_game: &Position, _outcome: GameOutcome) -> EndReason {
+    fn end_reason(_game: &KalahState, _outcome: GameOutcome) -> EndReason {
         EndReason::named("no_move")
     }
 
-    fn scores(game: &Position, human: Seat) -> Option<Scores> {
+    fn scores(game: &KalahState, human: Seat) -> Option<Scores> {
         let board = game.to_board();
         let (south, north) = (i64::from(board.south_store), i64::from(board.north_store));
         Some(if human == 0 {
@@ -208,7 +208,7 @@ impl ArenaGame for KalahMatch {
 pub struct Greedy;
 
 impl Greedy {
-    fn gain(position: &Position, house: u8) -> (bool, i32) {
+    fn gain(position: &KalahState, house: u8) -> (bool, i32) {
         let before = position.south_margin();
         let mover = position.to_move();
         let mut after = *position;
@@ -223,8 +223,8 @@ impl Greedy {
     }
 }
 
-impl Chooser<Position> for Greedy {
-    fn choose(&mut self, game: &Position, _: &mut dyn RngCore) -> Result<Vec<u8>, ArenaError> {
+impl Chooser<KalahState> for Greedy {
+    fn choose(&mut self, game: &KalahState, _: &mut dyn RngCore) -> Result<Vec<u8>, ArenaError> {
         // max_by_key keeps the last of equals: reversed, the lowest house.
         let house = game
             .legal_houses()

@@ -29,6 +29,6 @@ pub mod review;
 mod served;
 
 pub use api::KalahSolver;
-pub use rules::{Capture, Layout, Player, Position, Rules};
+pub use rules::{Capture, KalahState, Layout, Player, Rules};
 pub use served::KalahGame;
-pub use solve::{analyse, Analysis};
+pub use solve::{analyze, Analysis};

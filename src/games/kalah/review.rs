@@ -7,23 +7,23 @@ use serde_json::Value;
 
 use super::api::KalahSolver;
 use super::matches::{HouseMove, Options};
-use super::rules::Position;
+use super::rules::KalahState;
 use super::solve::SEEDS_PER_UNIT;
 use crate::review::driver::{self, Valuation, Valuer};
 use crate::review::margin::MarginValue;
 use crate::review::{Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
 
-impl Valuer<Position> for KalahSolver {
+impl Valuer<KalahState> for KalahSolver {
     type Value = MarginValue;
 
     fn value(
         &self,
-        game: &Position,
+        game: &KalahState,
         _played: u8,
         limits: &SearchLimits,
     ) -> Result<Valuation<u8, MarginValue>, ReviewError> {
-        let analysis = self.analyse(game, limits);
+        let analysis = self.analyze(game, limits);
         let moves: Vec<(u8, MarginValue)> = analysis
             .houses
             .iter()
@@ -41,7 +41,7 @@ impl Valuer<Position> for KalahSolver {
         Ok(Valuation::Moves { moves, proved })
     }
 
-    fn show(&self, _game: &Position, house: u8) -> Value {
+    fn show(&self, _game: &KalahState, house: u8) -> Value {
         serde_json::to_value(HouseMove { house }).unwrap_or(Value::Null)
     }
 }
@@ -56,7 +56,7 @@ pub fn review(
     limits: &SearchLimits,
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
-    let read = |game: &Position, mv: &HouseMove| {
+    let read = |game: &KalahState, mv: &HouseMove| {
         let mut after = *game;
         after.play(mv.house).map(|_| mv.house)
     };

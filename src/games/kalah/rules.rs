@@ -15,7 +15,7 @@
 //!
 //! The search sees a position from the side to move ([`Houses`]: the
 //! mover's houses, then the opponent's), so that one table entry serves
-//! both players. [`Position`] adds the stores and whose turn it is, and
+//! both players. [`KalahState`] adds the stores and whose turn it is, and
 //! converts from and to the absolute south/north board of the API.
 
 use std::fmt;
@@ -82,9 +82,9 @@ impl Rules {
         self.capture
     }
 
-    pub fn start(&self) -> Position {
+    pub fn start(&self) -> KalahState {
         let side: u64 = (0..self.houses()).map(|i| u64::from(self.seeds) << (8 * i)).sum();
-        Position {
+        KalahState {
             rules: *self,
             houses: Houses::from_sides(side, side),
             stores: [0, 0],
@@ -349,7 +349,7 @@ pub struct Layout {
 
 /// A position of a game in progress or over, with its rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct KalahState {
     rules: Rules,
     /// Seen from `mover`.
     houses: Houses,
@@ -369,11 +369,11 @@ pub enum Played {
     Over,
 }
 
-impl Position {
+impl KalahState {
     /// A position from the API's board, checked: both rows `m` long, at
     /// most [`MAX_SEEDS`] seeds in all, and a game not over (both sides
     /// have seeds: a move that empties a side ends the game at once).
-    pub fn from_board(rules: Rules, board: &Layout) -> Result<Position, String> {
+    pub fn from_board(rules: Rules, board: &Layout) -> Result<KalahState, String> {
         let m = rules.houses();
         for (name, row) in [("south", &board.south), ("north", &board.north)] {
             if row.len() != m {
@@ -406,7 +406,7 @@ impl Position {
             Player::South => (Houses::from_sides(south, north), [board.south_store, board.north_store]),
             Player::North => (Houses::from_sides(north, south), [board.north_store, board.south_store]),
         };
-        Ok(Position {
+        Ok(KalahState {
             rules,
             houses,
             stores: stores.map(|s| s as u8),

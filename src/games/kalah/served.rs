@@ -22,7 +22,6 @@ impl ServedGame for KalahGame {
     const ID: &'static str = "kalah";
     /// The transposition table, and the endgame tables' share.
     const TABLES: usize = 2;
-    const ANALYSIS_PATH: &'static str = "/kalah/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -56,16 +55,16 @@ impl ServedGame for KalahGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<MoveResponse, Problem> {
-        api::analyse(services, request, shared, lines).await
+        api::analyze(services, request, shared, lines).await
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/kalah/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = ["south", "north"];
     type ReviewOptions = Options;
     type RecordMove = HouseMove;

@@ -16,12 +16,12 @@
 //! end in the store (the mover moves again: the child's value is added,
 //! not negated), then captures, then the rest from the store outwards.
 //!
-//! [`analyse`] gives every legal house its final margin: exact where the
+//! [`analyze`] gives every legal house its final margin: exact where the
 //! limits allowed, else the estimate of a depth-limited search (store
 //! difference at the horizon) with `solved: false`.
 
 use super::endgame::{self, EndgameTable};
-use super::rules::{Capture, Geometry, Houses, Next, Played, Player, Position};
+use super::rules::{Capture, Geometry, Houses, KalahState, Next, Played, Player};
 use crate::core::evaluation::Evaluation;
 use crate::solve::limits::SearchLimits;
 use crate::solve::table::{Bound, Entry, SharedTable, NO_MOVE};
@@ -121,14 +121,14 @@ pub struct Analysis {
 }
 
 /// Every legal house's final margin within `limits`, and the best house.
-pub fn analyse(position: &Position, table: &SharedTable, limits: &SearchLimits) -> Analysis {
-    analyse_reporting(position, table, limits, None)
+pub fn analyze(position: &KalahState, table: &SharedTable, limits: &SearchLimits) -> Analysis {
+    analyze_reporting(position, table, limits, None)
 }
 
-/// As [`analyse`], telling `report` each step on the way: the first
+/// As [`analyze`], telling `report` each step on the way: the first
 /// guesses, then each house proved but the last (the answer follows).
-pub fn analyse_reporting(
-    position: &Position,
+pub fn analyze_reporting(
+    position: &KalahState,
     table: &SharedTable,
     limits: &SearchLimits,
     mut report: Option<&mut dyn FnMut(&Analysis)>,
@@ -157,7 +157,7 @@ pub fn analyse_reporting(
 
 /// One analysis under way: each legal house's value so far.
 struct HouseWork<'p> {
-    position: &'p Position,
+    position: &'p KalahState,
     /// The legal houses, 0-based, in order.
     moves: Vec<usize>,
     /// The first, cheap estimate of each house's future margin.
@@ -169,7 +169,7 @@ struct HouseWork<'p> {
 
 impl<'p> HouseWork<'p> {
     /// Guesses first, cheaply.
-    fn guess(position: &'p Position, table: &SharedTable, limits: &SearchLimits) -> HouseWork<'p> {
+    fn guess(position: &'p KalahState, table: &SharedTable, limits: &SearchLimits) -> HouseWork<'p> {
         let houses = position.houses();
         let moves: Vec<usize> = (0..position.rules().houses())
             .filter(|&i| houses.count(i) > 0)
@@ -301,7 +301,7 @@ impl<'p> HouseWork<'p> {
 
 /// The exact final margin of `position` (mover's view), or None if the
 /// limits ran out.
-pub fn solve_position(position: &Position, table: &SharedTable, limits: &SearchLimits) -> Option<(i32, u64)> {
+pub fn solve_position(position: &KalahState, table: &SharedTable, limits: &SearchLimits) -> Option<(i32, u64)> {
     let mut search = Search::new(position, table, limits.clone());
     let future = search.solve(position.houses(), None);
     let rules = position.rules();
@@ -368,7 +368,7 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(position: &Position, table: &'a SharedTable, limits: SearchLimits) -> Search<'a> {
+    fn new(position: &KalahState, table: &'a SharedTable, limits: SearchLimits) -> Search<'a> {
         let rules = position.rules();
         let width = 2 * rules.houses();
         let exact_seeds = (0..=(BINOMIAL.len() - 1 - width) as u32)
@@ -727,7 +727,7 @@ impl<'a> Search<'a> {
     /// The moves of best play from `position`, starting with `house`
     /// (1-based) whose final margin is `value`, to the end of the game or
     /// as far as the limits go.
-    fn principal_variation(&mut self, position: &Position, house: u8, value: i32) -> Vec<Step> {
+    fn principal_variation(&mut self, position: &KalahState, house: u8, value: i32) -> Vec<Step> {
         let mut line = Vec::new();
         let mut at = *position;
         let (mut house, mut value) = (usize::from(house).saturating_sub(1), value);
@@ -907,7 +907,7 @@ mod tests {
                     let _ = p.play(moves[(seed >> 33) as usize % moves.len()]);
                 }
                 if !p.is_over() {
-                    analyse(&p, &table, &limits);
+                    analyze(&p, &table, &limits);
                 }
             }
         }

@@ -73,7 +73,7 @@ fn greedy(position: &Position) -> Result<SearchResult, Problem> {
 /// The answer to a request, for the route and for a batch (whose `shared`
 /// deadline the search keeps to); the search's intermediate answers go to
 /// `lines` when there are any.
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,

@@ -24,7 +24,7 @@ use crate::solve::solvers::Solvers;
 
 use super::solve::best_placements;
 use super::strategies::{greedy_placements, greedy_value};
-use super::{Coord, Game, NineSquareMove, Player, Position, DIE_FACES};
+use super::{Coord, NineSquareMove, NineSquareState, Player, Position, DIE_FACES};
 
 /// Below the best level each mark is drawn among the empty cells: a cell the
 /// search chose is worth this much more than any other...
@@ -89,7 +89,7 @@ struct Score {
 
 /// The turn in progress as a position the search and the seed's
 /// strategies answer (None unless a mark is due).
-pub(crate) fn position_of(game: &Game) -> Option<Position> {
+pub(crate) fn position_of(game: &NineSquareState) -> Option<Position> {
     game.position(game.rolled())
 }
 
@@ -147,8 +147,8 @@ impl ArenaGame for NineSquareMatch {
 /// player.
 pub struct Greedy;
 
-impl Chooser<Game> for Greedy {
-    fn choose(&mut self, game: &Game, _: &mut dyn RngCore) -> Result<Vec<NineSquareMove>, ArenaError> {
+impl Chooser<NineSquareState> for Greedy {
+    fn choose(&mut self, game: &NineSquareState, _: &mut dyn RngCore) -> Result<Vec<NineSquareMove>, ArenaError> {
         let position =
             position_of(game).ok_or_else(|| ArenaError::Internal("greedy asked with no placement due".to_string()))?;
         Ok(greedy_placements(&position)
@@ -160,7 +160,7 @@ impl Chooser<Game> for Greedy {
 
 impl TurnGame for NineSquareMatch {
     const ID: &'static str = "nine-square";
-    type Game = Game;
+    type Game = NineSquareState;
     type Options = NoOptions;
     type Rules = ();
     type Move = Cell;
@@ -180,12 +180,12 @@ impl TurnGame for NineSquareMatch {
         NoOptions {}
     }
 
-    fn opening(_: &()) -> Result<Game, MatchError> {
-        Ok(Game::new())
+    fn opening(_: &()) -> Result<NineSquareState, MatchError> {
+        Ok(NineSquareState::new())
     }
 
     /// `dice` is the roll the person places for (null once the grid is full).
-    fn state_json(game: &Game, human: Seat) -> Value {
+    fn state_json(game: &NineSquareState, human: Seat) -> Value {
         let score = game.board().score();
         json!(State {
             board: game.board().rows(),
@@ -199,7 +199,7 @@ impl TurnGame for NineSquareMatch {
     }
 
     /// One mark (the format of `legal_moves`).
-    fn game_move(game: &Game, mv: &Cell) -> Result<NineSquareMove, MatchError> {
+    fn game_move(game: &NineSquareState, mv: &Cell) -> Result<NineSquareMove, MatchError> {
         let at = usize::try_from(mv.row)
             .ok()
             .zip(usize::try_from(mv.col).ok())
@@ -217,7 +217,7 @@ impl TurnGame for NineSquareMatch {
 
     /// A roll has no move of a person's: it is shown as the history shows
     /// it, in a dice entry.
-    fn api_move(_game: &Game, mv: NineSquareMove) -> Cell {
+    fn api_move(_game: &NineSquareState, mv: NineSquareMove) -> Cell {
         match mv {
             NineSquareMove::Place(at) => Cell::of(at),
             NineSquareMove::Roll(_) => Cell { row: -1, col: -1 },
@@ -225,7 +225,7 @@ impl TurnGame for NineSquareMatch {
     }
 
     /// `{"placements": [...]}`: exactly the marks the roll places.
-    fn parse_turn(game: &Game, mv: &Value) -> Result<Vec<NineSquareMove>, MatchError> {
+    fn parse_turn(game: &NineSquareState, mv: &Value) -> Result<Vec<NineSquareMove>, MatchError> {
         let position =
             position_of(game).ok_or_else(|| MatchError::Corrupt("state: no placement is due".to_string()))?;
         let turn: Placements = read::required(mv, "move")?;
@@ -237,13 +237,13 @@ impl TurnGame for NineSquareMatch {
         turn.placements.iter().map(|cell| Self::game_move(game, cell)).collect()
     }
 
-    fn turn_json(game: &Game, moves: &[NineSquareMove]) -> Value {
+    fn turn_json(game: &NineSquareState, moves: &[NineSquareMove]) -> Value {
         let placements = moves.iter().map(|&mv| Self::api_move(game, mv)).collect();
         json!(Placements { placements })
     }
 
     fn ai_turn(
-        game: &Game,
+        game: &NineSquareState,
         ai: &AiSpec,
         ctx: &AiContext,
         rng: &mut dyn RngCore,
@@ -258,11 +258,11 @@ impl TurnGame for NineSquareMatch {
 
     const END_REASONS: &'static [EndReason] = &[EndReason::named("board_full")];
 
-    fn end_reason(_: &Game, _: GameOutcome) -> EndReason {
+    fn end_reason(_: &NineSquareState, _: GameOutcome) -> EndReason {
         EndReason::named("board_full")
     }
 
-    fn scores(game: &Game, human: Seat) -> Option<Scores> {
+    fn scores(game: &NineSquareState, human: Seat) -> Option<Scores> {
         let score = game.board().score();
         let human = Player::of_seat(human);
         Some(Scores {
@@ -271,12 +271,12 @@ impl TurnGame for NineSquareMatch {
         })
     }
 
-    fn roll(_game: &Game, rng: &mut dyn RngCore) -> Option<(NineSquareMove, u32)> {
+    fn roll(_game: &NineSquareState, rng: &mut dyn RngCore) -> Option<(NineSquareMove, u32)> {
         let face = rng.gen_range(1..=DIE_FACES);
         Some((NineSquareMove::Roll(face), u32::from(face)))
     }
 
-    fn face_outcome(_game: &Game, face: u32) -> Option<NineSquareMove> {
+    fn face_outcome(_game: &NineSquareState, face: u32) -> Option<NineSquareMove> {
         u8::try_from(face).ok().map(NineSquareMove::Roll)
     }
 }

@@ -549,7 +549,7 @@ pub enum Turn {
 /// A whole game: the board and the turn model (a roll, then that many
 /// placements by the same player). X rolls first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Game {
+pub struct NineSquareState {
     board: Board,
     turn: Turn,
     /// The face of the last roll (0 before the first): near the end it may
@@ -557,16 +557,16 @@ pub struct Game {
     rolled: u8,
 }
 
-impl Default for Game {
+impl Default for NineSquareState {
     fn default() -> Self {
-        Game::new()
+        NineSquareState::new()
     }
 }
 
-impl Game {
+impl NineSquareState {
     /// An empty grid with X to roll.
-    pub fn new() -> Game {
-        Game {
+    pub fn new() -> NineSquareState {
+        NineSquareState {
             board: Board::new(),
             turn: Turn::Roll(Player::X),
             rolled: 0,
@@ -574,8 +574,8 @@ impl Game {
     }
 
     /// A game in the middle of a turn: the position's player has rolled.
-    pub fn from_position(position: &Position) -> Game {
-        Game {
+    pub fn from_position(position: &Position) -> NineSquareState {
+        NineSquareState {
             board: position.board,
             turn: Turn::Place {
                 player: position.player,
@@ -587,8 +587,8 @@ impl Game {
 
     /// A game between turns: `roller` is about to roll on `board` (over
     /// if the grid is full).
-    pub fn before_roll(board: Board, roller: Player) -> Game {
-        Game {
+    pub fn before_roll(board: Board, roller: Player) -> NineSquareState {
+        NineSquareState {
             board,
             turn: if board.is_full() {
                 Turn::Over
@@ -667,7 +667,7 @@ pub enum NineSquareMove {
 
 /// Through the trait a turn is a chance event (the roll) and then that
 /// many turns of the same seat, one mark each.
-impl game::Game for Game {
+impl game::Game for NineSquareState {
     type Move = NineSquareMove;
 
     fn turn(&self) -> GameTurn {

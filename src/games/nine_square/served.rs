@@ -23,7 +23,6 @@ pub struct NineSquareGame;
 
 impl ServedGame for NineSquareGame {
     const ID: &'static str = "nine-square";
-    const ANALYSIS_PATH: &'static str = "/nine-square/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -45,16 +44,16 @@ impl ServedGame for NineSquareGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<MoveResponse, Problem> {
-        api::analyse(services, request, shared, lines).await
+        api::analyze(services, request, shared, lines).await
     }
 
-    const REVIEW_PATH: Option<&'static str> = None;
+    const RECORD_REVIEW: bool = false;
     const RECORD_SIDES: [&'static str; 2] = XO;
     type ReviewOptions = NoOptions;
     type RecordMove = Turn;

@@ -21,8 +21,8 @@ use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use super::{
-    cells_of, line_len, lines_through, Board, Coord, Game, NineSquareMove, Player, Position, Turn, BOX_LINES, CELLS,
-    DIE_FACES, GRID_LINE_POINTS,
+    cells_of, line_len, lines_through, Board, Coord, NineSquareMove, NineSquareState, Player, Position, Turn,
+    BOX_LINES, CELLS, DIE_FACES, GRID_LINE_POINTS,
 };
 use crate::core::evaluation::Evaluation;
 use crate::core::game::{self, GameOutcome, Turn as GameTurn};
@@ -114,7 +114,7 @@ pub fn value_after(board: &Board, mover: Player, limits: &SearchLimits, seed: u6
     let mut nodes = 0;
     if board.empty_count() <= EXACT_MAX_EMPTY {
         let cells = EndgameCells::new(board);
-        let state = EndgameState::new(Game::before_roll(*board, mover.opponent()), &cells);
+        let state = EndgameState::new(NineSquareState::before_roll(*board, mover.opponent()), &cells);
         let mut search = ExactSearch::new(limits);
         let value_x = search.value(&state);
         nodes = search.nodes();
@@ -722,7 +722,7 @@ fn ordered_candidates(board: &Board, player: Player) -> Vec<u8> {
 /// before it finished (`nodes` still counts the work).
 fn solve_endgame(position: &Position, limits: &SearchLimits, nodes: &mut u64) -> Option<SearchResult> {
     let cells = EndgameCells::new(position.board());
-    let state = EndgameState::new(Game::from_position(position), &cells);
+    let state = EndgameState::new(NineSquareState::from_position(position), &cells);
     let mut search = ExactSearch::new(limits).with_nodes_spent(*nodes);
     let line = search.best_line(&state);
     *nodes = search.nodes();
@@ -776,14 +776,14 @@ impl EndgameCells {
 /// that fill the grid are one outcome.
 #[derive(Clone)]
 struct EndgameState<'a> {
-    game: Game,
+    game: NineSquareState,
     cells: &'a EndgameCells,
     /// The turn's next mark goes on `cells.cells[next..]`.
     next: u8,
 }
 
 impl<'a> EndgameState<'a> {
-    fn new(game: Game, cells: &'a EndgameCells) -> EndgameState<'a> {
+    fn new(game: NineSquareState, cells: &'a EndgameCells) -> EndgameState<'a> {
         EndgameState { game, cells, next: 0 }
     }
 }

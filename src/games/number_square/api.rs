@@ -108,7 +108,7 @@ fn lookahead2_analysis(board: &Board) -> Result<Analysis, Problem> {
 /// The answer to a request, for the route and for a batch (whose `shared`
 /// deadline the search keeps to); the search's intermediate answers go to
 /// `lines` when there are any.
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
@@ -128,12 +128,12 @@ pub async fn analyse(
                 SearchBudget::own(request.max_ms).within(shared),
                 |a: &Option<Analysis>| a.as_ref().is_none_or(|a| a.solved),
                 move |limits, attempt| match (&lines, attempt) {
-                    (Some(lines), Attempt::Pool) => solver.analyse_reporting(
+                    (Some(lines), Attempt::Pool) => solver.analyze_reporting(
                         &searched,
                         limits,
                         Some(&mut |a: &Analysis| lines.send(&response(a, &searched, lead, "best"))),
                     ),
-                    _ => solver.analyse(&searched, limits),
+                    _ => solver.analyze(&searched, limits),
                 },
             )
             .await?

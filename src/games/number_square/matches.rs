@@ -21,7 +21,7 @@ use crate::solve::solvers::Solvers;
 
 use super::solve::{evaluation, NumberSquareSolver};
 use super::strategies::lookahead2;
-use super::{Board, GameEnd, NumberSquare, Tile, MAX_SIZE, MIN_SIZE};
+use super::{Board, GameEnd, NumberSquareState, Tile, MAX_SIZE, MIN_SIZE};
 
 pub(crate) struct NumberSquareMatch;
 
@@ -142,12 +142,12 @@ impl ArenaGame for NumberSquareMatch {
 /// The seed paper's two-ply greedy AI, as an arena player.
 pub struct Lookahead2;
 
-impl Chooser<NumberSquare> for Lookahead2 {
+impl Chooser<NumberSquareState> for Lookahead2 {
     fn choose(
         &mut self,
-        game: &NumberSquare,
+        game: &NumberSquareState,
         _: &mut dyn RngCore,
-    ) -> Result<Vec<<NumberSquare as Game>::Move>, ArenaError> {
+    ) -> Result<Vec<<NumberSquareState as Game>::Move>, ArenaError> {
         let tile = lookahead2(game.board())
             .ok_or_else(|| ArenaError::Internal("lookahead2 found no tile in play".to_string()))?;
         Ok(vec![tile])
@@ -156,7 +156,7 @@ impl Chooser<NumberSquare> for Lookahead2 {
 
 impl TurnGame for NumberSquareMatch {
     const ID: &'static str = "number-square";
-    type Game = NumberSquare;
+    type Game = NumberSquareState;
     type Options = Options;
     type Rules = Deal;
     type Move = TileMove;
@@ -198,14 +198,14 @@ impl TurnGame for NumberSquareMatch {
         }
     }
 
-    fn opening(deal: &Deal) -> Result<NumberSquare, MatchError> {
+    fn opening(deal: &Deal) -> Result<NumberSquareState, MatchError> {
         match deal {
-            Deal::Given(board) => Ok(NumberSquare::new(board.clone(), [0, 0], 0)),
+            Deal::Given(board) => Ok(NumberSquareState::new(board.clone(), [0, 0], 0)),
             Deal::Shuffled(_) => Err(MatchError::Internal("the board was never dealt".to_string())),
         }
     }
 
-    fn state_json(game: &NumberSquare, human: Seat) -> Value {
+    fn state_json(game: &NumberSquareState, human: Seat) -> Value {
         json!(State {
             board: game.board().rows(),
             scores: StateScores {
@@ -231,12 +231,12 @@ impl TurnGame for NumberSquareMatch {
         Some(start.map(|start| (start, 0)))
     }
 
-    fn at_position(_deal: &Deal, start: UndealtStart) -> Result<NumberSquare, MatchError> {
+    fn at_position(_deal: &Deal, start: UndealtStart) -> Result<NumberSquareState, MatchError> {
         let board = Board::from_rows(&start.board).map_err(|e| MatchError::Corrupt(e.to_string()))?;
-        Ok(NumberSquare::new(board, start.scores, 0))
+        Ok(NumberSquareState::new(board, start.scores, 0))
     }
 
-    fn game_move(game: &NumberSquare, mv: &TileMove) -> Result<Tile, MatchError> {
+    fn game_move(game: &NumberSquareState, mv: &TileMove) -> Result<Tile, MatchError> {
         let tile = mv.tile().map_err(MatchError::IllegalMove)?;
         game.board()
             .play(tile)
@@ -244,7 +244,7 @@ impl TurnGame for NumberSquareMatch {
         Ok(tile)
     }
 
-    fn api_move(_game: &NumberSquare, tile: Tile) -> TileMove {
+    fn api_move(_game: &NumberSquareState, tile: Tile) -> TileMove {
         let int = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         TileMove {
             row: int(tile.row),
@@ -253,7 +253,7 @@ impl TurnGame for NumberSquareMatch {
     }
 
     fn ai_turn(
-        game: &NumberSquare,
+        game: &NumberSquareState,
         ai: &AiSpec,
         ctx: &AiContext,
         rng: &mut dyn RngCore,
@@ -263,14 +263,14 @@ impl TurnGame for NumberSquareMatch {
 
     const END_REASONS: &'static [EndReason] = &[EndReason::named("crossing_path"), EndReason::named("all_taken")];
 
-    fn end_reason(game: &NumberSquare, _outcome: GameOutcome) -> EndReason {
+    fn end_reason(game: &NumberSquareState, _outcome: GameOutcome) -> EndReason {
         match game.board().end() {
             Some(GameEnd::TopToBottomPath | GameEnd::LeftToRightPath) => EndReason::named("crossing_path"),
             _ => EndReason::named("all_taken"),
         }
     }
 
-    fn scores(game: &NumberSquare, human: Seat) -> Option<Scores> {
+    fn scores(game: &NumberSquareState, human: Seat) -> Option<Scores> {
         Some(Scores {
             human: game.score(human),
             ai: game.score(1 - human),
@@ -279,13 +279,13 @@ impl TurnGame for NumberSquareMatch {
 }
 
 /// How the AI sees the position: its best move and each move's value.
-fn ai_choice(game: &NumberSquare, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Tile>, MatchError> {
+fn ai_choice(game: &NumberSquareState, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<Tile>, MatchError> {
     let board = game.board();
     let limits = ctx.limits.search_for::<NumberSquareMatch>();
     let analysis = ctx
         .solvers
         .of::<NumberSquareSolver>()
-        .analyse(board, &limits)
+        .analyze(board, &limits)
         .ok_or_else(|| MatchError::Internal("the solver found no move on a board in play".to_string()))?;
     let candidates = if ai.is_best() {
         Vec::new()

@@ -19,7 +19,7 @@ use super::{Board, Tile};
 use crate::core::game::Seat;
 use crate::core::outcome::Outcome;
 use crate::review::{
-    analyse_latest_first, check_seat, first_player_value, judge, margin_points, Entry, Extras, Review, ReviewError,
+    analyze_latest_first, check_seat, first_player_value, judge, margin_points, Entry, Extras, Review, ReviewError,
     Step,
 };
 use crate::solve::limits::SearchLimits;
@@ -187,18 +187,18 @@ pub fn review(
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
     let positions = replay(options, steps, names)?;
-    let analysed = analyse_latest_first(
+    let analyzed = analyze_latest_first(
         &positions,
         limits,
         give_up_inexact,
-        |position, limits| solver.analyse(&position.board, limits),
+        |position, limits| solver.analyze(&position.board, limits),
         |analysis| {
             analysis
                 .as_ref()
                 .is_some_and(|a| a.solved && a.moves.iter().all(|m| m.bound == MoveBound::Exact))
         },
     );
-    let Some(analyses) = analysed else {
+    let Some(analyses) = analyzed else {
         return Ok(None);
     };
     let mut entries = Vec::with_capacity(positions.len());

@@ -271,13 +271,13 @@ impl Board {
 /// A game of Number Square through the [`game::Game`] trait: the board,
 /// what each seat has scored, and whose seat is to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct NumberSquare {
+pub struct NumberSquareState {
     board: Board,
     scores: [i64; 2],
     mover: Seat,
 }
 
-impl NumberSquare {
+impl NumberSquareState {
     /// `board` with `mover` to move, the seats having scored `scores`.
     pub fn new(board: Board, scores: [i64; 2], mover: Seat) -> Self {
         Self {
@@ -297,7 +297,7 @@ impl NumberSquare {
     }
 }
 
-impl game::Game for NumberSquare {
+impl game::Game for NumberSquareState {
     type Move = Tile;
 
     fn turn(&self) -> Turn {

@@ -23,7 +23,6 @@ pub struct NumberSquareGame;
 impl ServedGame for NumberSquareGame {
     const ID: &'static str = "number-square";
     const MEMOS: usize = 1;
-    const ANALYSIS_PATH: &'static str = "/number-square/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -50,13 +49,13 @@ impl ServedGame for NumberSquareGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<MoveResponse, Problem> {
-        api::analyse(services, request, shared, lines).await
+        api::analyze(services, request, shared, lines).await
     }
 
     fn record_metrics(services: &Services) {
@@ -67,7 +66,7 @@ impl ServedGame for NumberSquareGame {
         );
     }
 
-    const REVIEW_PATH: Option<&'static str> = None;
+    const RECORD_REVIEW: bool = false;
     const RECORD_SIDES: [&'static str; 2] = AB;
     type ReviewOptions = Options;
     type RecordMove = TileMove;

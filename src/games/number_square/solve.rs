@@ -164,14 +164,14 @@ impl NumberSquareSolver {
     /// The best move for the player to move, or `None` if the game is over.
     /// Always completes at least a one-ply search, then deepens until the
     /// game is solved or `limits` are exhausted.
-    pub fn analyse(&self, board: &Board, limits: &SearchLimits) -> Option<Analysis> {
-        self.analyse_reporting(board, limits, None)
+    pub fn analyze(&self, board: &Board, limits: &SearchLimits) -> Option<Analysis> {
+        self.analyze_reporting(board, limits, None)
     }
 
-    /// [`NumberSquareSolver::analyse`], reporting the analysis after each
+    /// [`NumberSquareSolver::analyze`], reporting the analysis after each
     /// completed depth that does not solve the game (a report's principal
     /// variation is the iteration's own line, not lengthened from the memo).
-    pub fn analyse_reporting(
+    pub fn analyze_reporting(
         &self,
         board: &Board,
         limits: &SearchLimits,
@@ -182,15 +182,15 @@ impl NumberSquareSolver {
         }
         let tiles = board.size() * board.size();
         if tiles <= u64::CAPACITY {
-            self.analyse_with::<u64>(board, limits, progress)
+            self.analyze_with::<u64>(board, limits, progress)
         } else if tiles <= u128::CAPACITY {
-            self.analyse_with::<u128>(board, limits, progress)
+            self.analyze_with::<u128>(board, limits, progress)
         } else {
-            self.analyse_with::<Wide>(board, limits, progress)
+            self.analyze_with::<Wide>(board, limits, progress)
         }
     }
 
-    fn analyse_with<B: TileBits>(
+    fn analyze_with<B: TileBits>(
         &self,
         board: &Board,
         limits: &SearchLimits,

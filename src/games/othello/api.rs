@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::parse::{parse_position, OthelloParseError};
-use super::rules::{symbol, Othello};
+use super::rules::{symbol, OthelloState};
 use super::solve::{evaluation, Analysis, OthelloEngine, Settings};
 use super::square::{OthelloMove, Square};
 use crate::core::evaluation::Evaluation;
@@ -62,11 +62,11 @@ pub struct MoveResponse {
 }
 
 /// The position of a request: validated, not over.
-pub fn position(request: &MoveRequest) -> Result<Othello, Problem> {
+pub fn position(request: &MoveRequest) -> Result<OthelloState, Problem> {
     Ok(parse_position(request.size, &request.board, request.player.as_deref())?)
 }
 
-pub fn response(game: &Othello, analysis: &Analysis) -> MoveResponse {
+pub fn response(game: &OthelloState, analysis: &Analysis) -> MoveResponse {
     MoveResponse {
         player: symbol(analysis.player),
         chosen: analysis.best,
@@ -94,7 +94,7 @@ pub fn response(game: &Othello, analysis: &Analysis) -> MoveResponse {
 /// The answer to a request, for the route and for a batch (whose `shared`
 /// deadline the search keeps to); each completed midgame iteration goes to
 /// `lines` when there are any.
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
@@ -112,13 +112,13 @@ pub async fn analyse(
         // play cut short: it is final only when the line is whole.
         Analysis::is_complete,
         move |limits, attempt| match (&lines, attempt) {
-            (Some(lines), Attempt::Pool) => engine.analyse_reporting(
+            (Some(lines), Attempt::Pool) => engine.analyze_reporting(
                 &searched,
                 limits,
                 &Settings::default(),
                 Some(&mut |a: &Analysis| lines.send(&response(&searched, a))),
             ),
-            _ => engine.analyse(&searched, limits),
+            _ => engine.analyze(&searched, limits),
         },
     )
     .await?;

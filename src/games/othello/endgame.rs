@@ -499,7 +499,7 @@ mod tests {
         let mut checked = 0;
         while checked < 40 {
             // A random game from the start down to 8..=10 empties.
-            let mut game = crate::games::othello::rules::Othello::new(Size::Six);
+            let mut game = crate::games::othello::rules::OthelloState::new(Size::Six);
             let stop = 8 + (state % 3) as u32;
             while game.empties() > stop && !game.is_over() {
                 let moves = game.legal_squares();

@@ -52,11 +52,11 @@ pub fn evaluate(geo: &Geometry, p: u64, o: u64) -> i32 {
 mod tests {
     use super::*;
     use crate::games::othello::geometry::Size;
-    use crate::games::othello::rules::Othello;
+    use crate::games::othello::rules::OthelloState;
 
     #[test]
     fn the_start_is_even_and_a_corner_is_worth_having() {
-        let start = Othello::new(Size::Eight);
+        let start = OthelloState::new(Size::Eight);
         let (p, o) = start.mover_and_opponent();
         let geo = Size::Eight.geometry();
         // Symmetric: only parity (60 empties, even) differs from zero.

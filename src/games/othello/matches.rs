@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use super::geometry::Size;
 use super::players::{greedy_move, level_settings, level_value};
-use super::rules::{symbol, Othello};
+use super::rules::{symbol, OthelloState};
 use super::solve::OthelloEngine;
 use super::square::OthelloMove;
 use crate::arena::games::{ArenaGame, Player};
@@ -59,7 +59,7 @@ struct State {
 
 impl TurnGame for OthelloMatch {
     const ID: &'static str = "othello";
-    type Game = Othello;
+    type Game = OthelloState;
     type Options = Options;
     type Rules = Size;
     type Move = OthelloMove;
@@ -81,11 +81,11 @@ impl TurnGame for OthelloMatch {
         }
     }
 
-    fn opening(size: &Size) -> Result<Othello, MatchError> {
-        Ok(Othello::new(*size))
+    fn opening(size: &Size) -> Result<OthelloState, MatchError> {
+        Ok(OthelloState::new(*size))
     }
 
-    fn state_json(game: &Othello, human: Seat) -> Value {
+    fn state_json(game: &OthelloState, human: Seat) -> Value {
         json!(State {
             board: game.rows(),
             to_move: Some(symbol(game.to_move()).to_string()),
@@ -93,7 +93,7 @@ impl TurnGame for OthelloMatch {
         })
     }
 
-    fn game_move(game: &Othello, mv: &OthelloMove) -> Result<OthelloMove, MatchError> {
+    fn game_move(game: &OthelloState, mv: &OthelloMove) -> Result<OthelloMove, MatchError> {
         let mut after = *game;
         after
             .try_play(*mv)
@@ -101,16 +101,16 @@ impl TurnGame for OthelloMatch {
         Ok(*mv)
     }
 
-    fn api_move(_game: &Othello, mv: OthelloMove) -> OthelloMove {
+    fn api_move(_game: &OthelloState, mv: OthelloMove) -> OthelloMove {
         mv
     }
 
-    fn forced_move(game: &Othello) -> Option<OthelloMove> {
+    fn forced_move(game: &OthelloState) -> Option<OthelloMove> {
         game.must_pass().then_some(OthelloMove::Pass)
     }
 
     fn ai_turn(
-        game: &Othello,
+        game: &OthelloState,
         ai: &AiSpec,
         ctx: &AiContext,
         rng: &mut dyn RngCore,
@@ -120,7 +120,7 @@ impl TurnGame for OthelloMatch {
         }
         let limits = ctx.limits.search_for::<OthelloMatch>();
         let engine = ctx.solvers.of::<OthelloEngine>();
-        let analysis = engine.analyse_with(game, &limits, &level_settings(ai.level));
+        let analysis = engine.analyze_with(game, &limits, &level_settings(ai.level));
         let candidates = level_value(&analysis)
             .into_iter()
             .map(|(mv, value)| Candidate { mv, value })
@@ -134,12 +134,12 @@ impl TurnGame for OthelloMatch {
 
     const END_REASONS: &'static [EndReason] = &[EndReason::named("no_move")];
 
-    fn end_reason(_game: &Othello, _outcome: GameOutcome) -> EndReason {
+    fn end_reason(_game: &OthelloState, _outcome: GameOutcome) -> EndReason {
         EndReason::named("no_move")
     }
 
     /// Discs, empties to the winner (the FFO convention the scores use).
-    fn scores(game: &Othello, human: Seat) -> Option<Scores> {
+    fn scores(game: &OthelloState, human: Seat) -> Option<Scores> {
         let margin = i64::from(game.final_score(human));
         let squares = i64::from(game.size().squares());
         let human_discs = (squares + margin) / 2;
@@ -165,8 +165,8 @@ impl ArenaGame for OthelloMatch {
 /// The move that turns the most discs.
 pub struct Greedy;
 
-impl Chooser<Othello> for Greedy {
-    fn choose(&mut self, game: &Othello, _: &mut dyn RngCore) -> Result<Vec<OthelloMove>, ArenaError> {
+impl Chooser<OthelloState> for Greedy {
+    fn choose(&mut self, game: &OthelloState, _: &mut dyn RngCore) -> Result<Vec<OthelloMove>, ArenaError> {
         Ok(vec![greedy_move(game)])
     }
 }

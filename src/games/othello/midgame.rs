@@ -1,7 +1,7 @@
 //! The midgame search: a depth-limited principal variation search over
 //! [`super::eval::evaluate`], with the shared table (its own key salt) and
 //! fastest-first move ordering, driven by iterative deepening from
-//! [`super::analyse`]. Values are in hundredths of a disc; a finished game
+//! [`super::analyze`]. Values are in hundredths of a disc; a finished game
 //! inside the horizon scores its exact disc difference times 100.
 
 use super::bits::{flips, legal_moves, neighbours, Squares};

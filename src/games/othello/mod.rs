@@ -28,7 +28,7 @@ pub mod stability;
 pub use geometry::Size;
 pub use parse::{parse_position, OthelloParseError};
 pub use players::{greedy_move, level_settings, level_value};
-pub use rules::{Othello, BLACK, WHITE};
+pub use rules::{OthelloState, BLACK, WHITE};
 pub use solve::{exact_reach, Analysis, MoveValue, OthelloEngine, Settings, Solution};
 pub use square::{OthelloMove, Square};
 

@@ -2,7 +2,7 @@
 //! searched, or an error naming what is wrong.
 
 use super::geometry::Size;
-use super::rules::{Othello, BLACK, WHITE};
+use super::rules::{OthelloState, BLACK, WHITE};
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OthelloParseError {
@@ -33,7 +33,7 @@ pub fn parse_position<S: AsRef<str>>(
     size: Option<i64>,
     board: &[S],
     player: Option<&str>,
-) -> Result<Othello, OthelloParseError> {
+) -> Result<OthelloState, OthelloParseError> {
     let size = match size {
         Some(side) => Some(
             u32::try_from(side)
@@ -88,7 +88,8 @@ pub fn parse_position<S: AsRef<str>>(
     };
     // The rows were checked square by square: the discs lie on the board
     // and never on both colours.
-    let game = Othello::from_discs(size, discs[BLACK], discs[WHITE], to_move).ok_or(OthelloParseError::GameOver)?;
+    let game =
+        OthelloState::from_discs(size, discs[BLACK], discs[WHITE], to_move).ok_or(OthelloParseError::GameOver)?;
     if game.is_over() {
         return Err(OthelloParseError::GameOver);
     }
@@ -104,10 +105,10 @@ mod tests {
     #[test]
     fn the_start_reads_back_as_the_start() {
         let game = parse_position(Some(6), &START_6, Some("X"));
-        assert_eq!(game, Ok(Othello::new(Size::Six)));
+        assert_eq!(game, Ok(OthelloState::new(Size::Six)));
         assert_eq!(
-            parse_position(None, &Othello::new(Size::Eight).rows(), Some("X")),
-            Ok(Othello::new(Size::Eight))
+            parse_position(None, &OthelloState::new(Size::Eight).rows(), Some("X")),
+            Ok(OthelloState::new(Size::Eight))
         );
     }
 

@@ -5,13 +5,13 @@
 //! and give each move a value on the scale of [`crate::matches::levels`],
 //! where 1.0 separates a sure win from a sure loss, for its softmax.
 
-use super::rules::Othello;
+use super::rules::OthelloState;
 use super::solve::{evaluation, Analysis, Settings};
 use super::square::{OthelloMove, Square};
 
 /// The square that turns the most discs, the lowest square among equals;
 /// a pass when the player has no square.
-pub fn greedy_move(game: &Othello) -> OthelloMove {
+pub fn greedy_move(game: &OthelloState) -> OthelloMove {
     let mut best: Option<(u32, Square)> = None;
     for square in game.legal_squares() {
         let turned = game.flips(square).count_ones();
@@ -58,7 +58,7 @@ mod tests {
 
     #[test]
     fn greedy_takes_the_most_discs_and_the_lowest_square_among_equals() {
-        let start = Othello::new(crate::games::othello::Size::Eight);
+        let start = OthelloState::new(crate::games::othello::Size::Eight);
         // Every opening move turns one disc: d3 is the lowest.
         assert_eq!(greedy_move(&start), OthelloMove::Play(Square::parse("d3").unwrap()));
         let rows = ["XOO.", "....", "OO..", "X..."];

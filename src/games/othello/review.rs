@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use super::matches::Options;
-use super::rules::Othello;
+use super::rules::OthelloState;
 use super::solve::{OthelloEngine, DISCS_PER_UNIT};
 use super::square::OthelloMove;
 use crate::review::driver::{self, Valuation, Valuer};
@@ -25,19 +25,19 @@ fn square_value(score: i32, solved: bool, empties: u32) -> MarginValue {
     }
 }
 
-impl Valuer<Othello> for OthelloEngine {
+impl Valuer<OthelloState> for OthelloEngine {
     type Value = MarginValue;
 
     fn value(
         &self,
-        game: &Othello,
+        game: &OthelloState,
         _played: OthelloMove,
         limits: &SearchLimits,
     ) -> Result<Valuation<OthelloMove, MarginValue>, ReviewError> {
         let empties = game.empties();
         if game.must_pass() {
             // No choice: a pass is the best move, worth the position itself.
-            let analysis = self.analyse(game, limits);
+            let analysis = self.analyze(game, limits);
             let value = square_value(analysis.score, analysis.solved, empties);
             let proved = value.solved;
             return Ok(Valuation::Moves {
@@ -45,7 +45,7 @@ impl Valuer<Othello> for OthelloEngine {
                 proved,
             });
         }
-        let analysis = self.analyse(game, limits);
+        let analysis = self.analyze(game, limits);
         let moves: Vec<(OthelloMove, MarginValue)> = analysis
             .moves
             .iter()
@@ -55,7 +55,7 @@ impl Valuer<Othello> for OthelloEngine {
         Ok(Valuation::Moves { moves, proved })
     }
 
-    fn show(&self, _game: &Othello, mv: OthelloMove) -> Value {
+    fn show(&self, _game: &OthelloState, mv: OthelloMove) -> Value {
         serde_json::to_value(mv).unwrap_or(Value::Null)
     }
 }
@@ -70,12 +70,12 @@ pub fn review(
     limits: &SearchLimits,
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
-    let read = |game: &Othello, mv: &OthelloMove| {
+    let read = |game: &OthelloState, mv: &OthelloMove| {
         let mut after = *game;
         after.try_play(*mv).map(|()| *mv).map_err(|e| e.to_string())
     };
     let decisions = driver::replay(
-        Othello::new(options.size().map_err(ReviewError::Options)?),
+        OthelloState::new(options.size().map_err(ReviewError::Options)?),
         steps,
         names,
         read,

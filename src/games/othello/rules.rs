@@ -22,7 +22,7 @@ pub fn symbol(seat: Seat) -> char {
 /// [`super::parse::parse_position`]; every constructor keeps discs on the
 /// board's squares and never on both colours.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Othello {
+pub struct OthelloState {
     size: Size,
     discs: [u64; 2],
     to_move: Seat,
@@ -42,13 +42,13 @@ pub enum IllegalMove {
     GameOver,
 }
 
-impl Othello {
+impl OthelloState {
     /// The standard start: the centre diagonals, white on the top-left to
     /// bottom-right one; black to move.
-    pub fn new(size: Size) -> Othello {
+    pub fn new(size: Size) -> OthelloState {
         let h = size.side() / 2;
         let at = |row: u32, col: u32| 1u64 << (row * 8 + col);
-        Othello {
+        OthelloState {
             size,
             discs: [at(h, h - 1) | at(h - 1, h), at(h - 1, h - 1) | at(h, h)],
             to_move: BLACK,
@@ -57,9 +57,9 @@ impl Othello {
 
     /// Discs as words in the layout of [`super::geometry`]; None when they
     /// overlap or leave the board.
-    pub fn from_discs(size: Size, black: u64, white: u64, to_move: Seat) -> Option<Othello> {
+    pub fn from_discs(size: Size, black: u64, white: u64, to_move: Seat) -> Option<OthelloState> {
         let mask = size.geometry().mask;
-        (black & white == 0 && (black | white) & !mask == 0 && to_move <= 1).then_some(Othello {
+        (black & white == 0 && (black | white) & !mask == 0 && to_move <= 1).then_some(OthelloState {
             size,
             discs: [black, white],
             to_move,
@@ -213,7 +213,7 @@ pub fn final_score(geo: &Geometry, p: u64, o: u64) -> i32 {
     }
 }
 
-impl Game for Othello {
+impl Game for OthelloState {
     type Move = OthelloMove;
 
     fn turn(&self) -> Turn {
@@ -260,10 +260,10 @@ mod tests {
 
     #[test]
     fn the_start_positions_are_the_standard_diagonals() {
-        assert_eq!(Othello::new(Size::Eight).rows()[3..5], ["...OX...", "...XO..."]);
-        assert_eq!(Othello::new(Size::Six).rows()[2..4], ["..OX..", "..XO.."]);
-        assert_eq!(Othello::new(Size::Four).rows(), ["....", ".OX.", ".XO.", "...."]);
-        let squares: Vec<String> = Othello::new(Size::Eight)
+        assert_eq!(OthelloState::new(Size::Eight).rows()[3..5], ["...OX...", "...XO..."]);
+        assert_eq!(OthelloState::new(Size::Six).rows()[2..4], ["..OX..", "..XO.."]);
+        assert_eq!(OthelloState::new(Size::Four).rows(), ["....", ".OX.", ".XO.", "...."]);
+        let squares: Vec<String> = OthelloState::new(Size::Eight)
             .legal_squares()
             .iter()
             .map(|s| s.to_string())
@@ -273,7 +273,7 @@ mod tests {
 
     #[test]
     fn a_move_turns_the_discs_it_flanks_and_passes_the_turn() {
-        let mut game = Othello::new(Size::Eight);
+        let mut game = OthelloState::new(Size::Eight);
         game.play(OthelloMove::Play(Square::parse("d3").unwrap()));
         assert_eq!(game.rows()[2..5], ["...X....", "...XX...", "...XO..."]);
         assert_eq!(game.to_move(), WHITE);
@@ -289,7 +289,7 @@ mod tests {
 
     #[test]
     fn squares_off_a_small_board_are_refused() {
-        let mut game = Othello::new(Size::Four);
+        let mut game = OthelloState::new(Size::Four);
         let e1 = Square::parse("e1").unwrap();
         assert_eq!(game.try_play(OthelloMove::Play(e1)), Err(IllegalMove::OffBoard(e1, 4)));
     }

@@ -23,7 +23,6 @@ pub struct OthelloGame;
 impl ServedGame for OthelloGame {
     const ID: &'static str = "othello";
     const TABLES: usize = 1;
-    const ANALYSIS_PATH: &'static str = "/othello/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -45,16 +44,16 @@ impl ServedGame for OthelloGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<MoveResponse, Problem> {
-        api::analyse(services, request, shared, lines).await
+        api::analyze(services, request, shared, lines).await
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/othello/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = XO;
     type ReviewOptions = Options;
     type RecordMove = OthelloMove;

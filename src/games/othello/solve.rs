@@ -12,7 +12,7 @@ use super::endgame::Endgame;
 use super::eval::DISC;
 use super::geometry::{Geometry, Size};
 use super::midgame::Midgame;
-use super::rules::{final_score, Othello};
+use super::rules::{final_score, OthelloState};
 use super::square::{OthelloMove, Square};
 use crate::core::evaluation::Evaluation;
 use crate::core::outcome::Outcome;
@@ -202,20 +202,20 @@ impl OthelloEngine {
     }
 
     /// Full strength within `limits`.
-    pub fn analyse(&self, game: &Othello, limits: &SearchLimits) -> Analysis {
-        self.analyse_with(game, limits, &Settings::default())
+    pub fn analyze(&self, game: &OthelloState, limits: &SearchLimits) -> Analysis {
+        self.analyze_with(game, limits, &Settings::default())
     }
 
-    pub fn analyse_with(&self, game: &Othello, limits: &SearchLimits, settings: &Settings) -> Analysis {
-        self.analyse_reporting(game, limits, settings, None)
+    pub fn analyze_with(&self, game: &OthelloState, limits: &SearchLimits, settings: &Settings) -> Analysis {
+        self.analyze_reporting(game, limits, settings, None)
     }
 
-    /// [`OthelloEngine::analyse_with`], reporting the analysis as it stands
+    /// [`OthelloEngine::analyze_with`], reporting the analysis as it stands
     /// after each completed midgame iteration (estimates, `solved: false`;
     /// a streamed answer's lines).
-    pub fn analyse_reporting(
+    pub fn analyze_reporting(
         &self,
-        game: &Othello,
+        game: &OthelloState,
         limits: &SearchLimits,
         settings: &Settings,
         mut progress: Progress<'_, Analysis>,
@@ -245,7 +245,7 @@ impl OthelloEngine {
 
     /// The answer where the player has no choice: a finished game, or a
     /// pass (the opponent's analysis, negated). None when it has a move.
-    fn without_a_choice(&self, game: &Othello, limits: &SearchLimits, settings: &Settings) -> Option<Analysis> {
+    fn without_a_choice(&self, game: &OthelloState, limits: &SearchLimits, settings: &Settings) -> Option<Analysis> {
         let player = game.to_move();
         if game.is_over() {
             return Some(Analysis {
@@ -265,7 +265,7 @@ impl OthelloEngine {
         }
         let mut after = *game;
         after.pass_turn();
-        let reply = self.analyse_with(&after, limits, settings);
+        let reply = self.analyze_with(&after, limits, settings);
         let mut principal_variation = vec![OthelloMove::Pass];
         principal_variation.extend(reply.principal_variation);
         Some(Analysis {
@@ -288,7 +288,7 @@ impl OthelloEngine {
     /// the solver does not finish.
     fn midgame_estimate(
         &self,
-        game: &Othello,
+        game: &OthelloState,
         limits: &SearchLimits,
         settings: &Settings,
         exact_planned: bool,
@@ -328,7 +328,7 @@ impl OthelloEngine {
     /// searched).
     fn exact_answer(
         &self,
-        game: &Othello,
+        game: &OthelloState,
         limits: &SearchLimits,
         settings: &Settings,
         estimate: &Estimate,
@@ -382,7 +382,7 @@ impl OthelloEngine {
     /// finish searched too).
     fn estimated_answer(
         &self,
-        game: &Othello,
+        game: &OthelloState,
         limits: &SearchLimits,
         estimate: &Estimate,
         endgame_nodes: u64,
@@ -416,7 +416,7 @@ impl OthelloEngine {
     /// The exact score and one best move (no other move's score, no
     /// principal variation): what the FFO suite and Edax's `-solve` give.
     /// None when the limits ran out first.
-    pub fn solve(&self, game: &Othello, limits: &SearchLimits) -> Option<Solution> {
+    pub fn solve(&self, game: &OthelloState, limits: &SearchLimits) -> Option<Solution> {
         let geo = game.geometry();
         if game.is_over() {
             return Some(Solution {
@@ -729,7 +729,7 @@ mod tests {
     fn a_report_comes_once_the_best_is_proved_then_after_each_other_move() {
         // A 6x6 ending of 16 empties with several moves, reached by always
         // playing the last legal square (passing when there is none).
-        let mut game = Othello::new(Size::Six);
+        let mut game = OthelloState::new(Size::Six);
         while game.empties() > 16 || game.legal_squares().len() < 3 {
             assert!(game.empties() > 12 && !game.is_over(), "no ending found");
             let mv = game
@@ -740,7 +740,7 @@ mod tests {
         }
         let engine = OthelloEngine::new(1 << 16);
         let mut reports = Vec::new();
-        let analysis = engine.analyse_reporting(
+        let analysis = engine.analyze_reporting(
             &game,
             &SearchLimits::within(Duration::from_secs(30)),
             &Settings::default(),
@@ -777,8 +777,8 @@ mod tests {
     #[test]
     fn a_search_out_of_time_still_answers_with_a_legal_move() {
         let engine = OthelloEngine::new(1 << 12);
-        let game = Othello::new(Size::Eight);
-        let analysis = engine.analyse(&game, &SearchLimits::within(Duration::ZERO));
+        let game = OthelloState::new(Size::Eight);
+        let analysis = engine.analyze(&game, &SearchLimits::within(Duration::ZERO));
         let OthelloMove::Play(square) = analysis.best else {
             panic!("a pass at the start");
         };

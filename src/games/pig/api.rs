@@ -11,7 +11,7 @@ use super::settings::POLICY_BYTES;
 use super::solve::{ActionRange, PigTable};
 use super::tables::cache::TableWorkerError;
 use super::tables::shared_tables;
-use super::{rules_of, Action, PigError, PigRules, PigState};
+use super::{rules_of, Action, PigError, PigPosition, PigRules};
 use crate::core::evaluation::Evaluation;
 use crate::core::outcome::Outcome;
 use crate::core::problem::Problem;
@@ -313,7 +313,7 @@ pub async fn decide(state: &Services, request: DecisionRequest) -> Result<Decisi
         request.variant.as_deref(),
         state.config.games.of::<super::settings::PigSettings>().max_goal,
     )?;
-    let position = PigState::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
+    let position = PigPosition::new(&rules, request.my_score, request.opponent_score, request.turn_total)?;
     // A default table is read in place, without the cache's lock or an
     // `Arc` to count up and down.
     let fetched;
@@ -455,7 +455,7 @@ mod tests {
             for i in 0..20 {
                 for j in 0..20 {
                     for k in 0..(20 - i) {
-                        let position = PigState::new(&rules, i64::from(i), i64::from(j), i64::from(k)).unwrap();
+                        let position = PigPosition::new(&rules, i64::from(i), i64::from(j), i64::from(k)).unwrap();
                         let d = table.decide(&position);
                         answers.push(DecisionResponse {
                             action: d.action.as_str(),

@@ -21,7 +21,7 @@ use rand::RngCore;
 
 use super::arena_exact::evaluate;
 use super::matches::{level_values, PigMatch};
-use super::{PigGame, PigMove};
+use super::{PigMove, PigState};
 use crate::arena::games::{ArenaGame, Player};
 use crate::arena::players::Chooser;
 use crate::arena::strategy::{number, Strategy};
@@ -156,8 +156,8 @@ impl ArenaGame for PigMatch {
 }
 
 /// A policy plays by its probability of rolling here.
-impl Chooser<PigGame> for PigPolicy {
-    fn choose(&mut self, game: &PigGame, rng: &mut dyn RngCore) -> Result<Vec<PigMove>, ArenaError> {
+impl Chooser<PigState> for PigPolicy {
+    fn choose(&mut self, game: &PigState, rng: &mut dyn RngCore) -> Result<Vec<PigMove>, ArenaError> {
         let mover = game.to_move();
         let rolls = self.rolls(game.score(mover), game.score(1 - mover), game.turn_total(), rng);
         let mv = if rolls && game.legal_moves().contains(&PigMove::Roll) {
@@ -180,12 +180,12 @@ mod dice_tests {
     use crate::arena::players::{by_chance, play_out, FromFn, Referee, UniformRandom};
     use crate::arena::ArenaError;
     use crate::core::game::{Game, GameOutcome};
-    use crate::games::pig::{PigGame, PigMove, PigRules, Variant};
+    use crate::games::pig::{PigMove, PigRules, PigState, Variant};
 
     #[test]
     fn dice_by_chance_follow_the_games_probabilities() {
         let rules = PigRules::new(10, 4, Variant::Standard, 200).unwrap();
-        let mut game = PigGame::new(rules);
+        let mut game = PigState::new(rules);
         assert_eq!(by_chance(&game, &mut StdRng::seed_from_u64(0)), None);
         game.play(PigMove::Roll);
         let mut rng = StdRng::seed_from_u64(3);
@@ -205,7 +205,7 @@ mod dice_tests {
     fn the_referee_rolls_the_dice_and_can_stop_the_game() {
         // Goal 4 with a die that always shows 2: seat 0 rolls twice and holds.
         let rules = PigRules::new(4, 6, Variant::Standard, 200).unwrap();
-        let mut roll_until_four = FromFn(|g: &PigGame| {
+        let mut roll_until_four = FromFn(|g: &PigState| {
             Some(if g.turn_total() < 4 {
                 PigMove::Roll
             } else {
@@ -213,7 +213,7 @@ mod dice_tests {
             })
         });
         let rolls = Cell::new(0);
-        let two = |_: &PigGame, _: &mut dyn RngCore| {
+        let two = |_: &PigState, _: &mut dyn RngCore| {
             rolls.set(rolls.get() + 1);
             Some(PigMove::Face(2))
         };
@@ -221,7 +221,7 @@ mod dice_tests {
             roll: &two,
             check: &|| Ok(()),
         };
-        let mut game = PigGame::new(rules);
+        let mut game = PigState::new(rules);
         let mut rng = StdRng::seed_from_u64(0);
         play_out(
             &mut game,
@@ -236,9 +236,9 @@ mod dice_tests {
             roll: &two,
             check: &|| Err(ArenaError::OutOfTime { played: 0, games: 1 }),
         };
-        let mut game = PigGame::new(rules);
+        let mut game = PigState::new(rules);
         let err = play_out(&mut game, [&mut UniformRandom, &mut UniformRandom], &mut rng, &stopped).unwrap_err();
         assert_eq!(err, ArenaError::OutOfTime { played: 0, games: 1 });
-        assert_eq!(game, PigGame::new(rules));
+        assert_eq!(game, PigState::new(rules));
     }
 }

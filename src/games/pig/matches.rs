@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 use super::tables::shared_tables;
 use crate::core::game::{Game, GameOutcome, Seat};
 use crate::games::pig::solve::PigTable;
-use crate::games::pig::{Action, Options, PigGame, PigMove, PigRules, MAX_TURN_TOTAL};
+use crate::games::pig::{Action, Options, PigMove, PigRules, PigState, MAX_TURN_TOTAL};
 
 use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, Scores};
 use crate::matches::turns::{Candidate, Choice, TurnGame};
@@ -64,7 +64,7 @@ pub(crate) fn level_values(table: &PigTable, i: u32, j: u32, k: u32) -> [f64; 2]
 
 impl TurnGame for PigMatch {
     const ID: &'static str = "pig";
-    type Game = PigGame;
+    type Game = PigState;
     type Options = Options;
     type Rules = PigRules;
     type Move = ActionMove;
@@ -81,7 +81,7 @@ impl TurnGame for PigMatch {
         Options::of(rules)
     }
 
-    fn position(game: &PigGame) -> Option<KeptScores> {
+    fn position(game: &PigState) -> Option<KeptScores> {
         Some(KeptScores {
             scores: [game.score(0), game.score(1)],
             turn_total: game.turn_total(),
@@ -92,7 +92,7 @@ impl TurnGame for PigMatch {
 
     /// Kept only between turns of the person's decisions (no die in the
     /// air), so the scores, the turn total and the seat are the position.
-    fn at_position(rules: &PigRules, kept: KeptScores) -> Result<PigGame, MatchError> {
+    fn at_position(rules: &PigRules, kept: KeptScores) -> Result<PigState, MatchError> {
         let goal = rules.goal();
         let in_play = kept.scores.iter().all(|&s| s < goal) && kept.turn_total <= MAX_TURN_TOTAL && kept.to_move < 2;
         if !in_play {
@@ -101,7 +101,7 @@ impl TurnGame for PigMatch {
                 kept.scores, kept.turn_total, kept.to_move
             )));
         }
-        Ok(PigGame::resume(
+        Ok(PigState::resume(
             *rules,
             kept.scores,
             kept.turn_total,
@@ -110,11 +110,11 @@ impl TurnGame for PigMatch {
         ))
     }
 
-    fn opening(rules: &PigRules) -> Result<PigGame, MatchError> {
-        Ok(PigGame::new(*rules))
+    fn opening(rules: &PigRules) -> Result<PigState, MatchError> {
+        Ok(PigState::new(*rules))
     }
 
-    fn state_json(game: &PigGame, human: Seat) -> Value {
+    fn state_json(game: &PigState, human: Seat) -> Value {
         json!(State {
             scores: StateScores {
                 human: game.score(human),
@@ -125,7 +125,7 @@ impl TurnGame for PigMatch {
         })
     }
 
-    fn game_move(game: &PigGame, mv: &ActionMove) -> Result<PigMove, MatchError> {
+    fn game_move(game: &PigState, mv: &ActionMove) -> Result<PigMove, MatchError> {
         let action = match mv.action {
             Action::Roll => PigMove::Roll,
             Action::Hold => PigMove::Hold,
@@ -139,7 +139,7 @@ impl TurnGame for PigMatch {
         Ok(action)
     }
 
-    fn api_move(_: &PigGame, mv: PigMove) -> ActionMove {
+    fn api_move(_: &PigState, mv: PigMove) -> ActionMove {
         let action = match mv {
             PigMove::Roll => Action::Roll,
             PigMove::Hold => Action::Hold,
@@ -153,7 +153,7 @@ impl TurnGame for PigMatch {
     /// values. Far past the goal (only a long run of rolls past a winning
     /// hold gets there) the AI holds.
     fn ai_turn(
-        game: &PigGame,
+        game: &PigState,
         ai: &AiSpec,
         ctx: &AiContext,
         rng: &mut dyn RngCore,
@@ -163,29 +163,29 @@ impl TurnGame for PigMatch {
 
     const END_REASONS: &'static [EndReason] = &[EndReason::named("goal_reached")];
 
-    fn end_reason(_: &PigGame, _: GameOutcome) -> EndReason {
+    fn end_reason(_: &PigState, _: GameOutcome) -> EndReason {
         EndReason::named("goal_reached")
     }
 
-    fn scores(game: &PigGame, human: Seat) -> Option<Scores> {
+    fn scores(game: &PigState, human: Seat) -> Option<Scores> {
         Some(Scores {
             human: game.score(human).into(),
             ai: game.score(1 - human).into(),
         })
     }
 
-    fn roll(game: &PigGame, rng: &mut dyn RngCore) -> Option<(PigMove, u32)> {
+    fn roll(game: &PigState, rng: &mut dyn RngCore) -> Option<(PigMove, u32)> {
         let face = rng.gen_range(1..=game.rules().die_sides());
         Some((PigMove::Face(face), face))
     }
 
-    fn face_outcome(_game: &PigGame, face: u32) -> Option<PigMove> {
+    fn face_outcome(_game: &PigState, face: u32) -> Option<PigMove> {
         Some(PigMove::Face(face))
     }
 }
 
 /// How the AI sees the position: its best move and each move's value.
-fn ai_choice(game: &PigGame, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<PigMove>, MatchError> {
+fn ai_choice(game: &PigState, ai: &AiSpec, ctx: &AiContext) -> Result<Choice<PigMove>, MatchError> {
     let rules = game.rules();
     let table = shared_tables(ctx.solvers).get_blocking(*rules);
     let mover = game.to_move();

@@ -20,7 +20,7 @@ pub mod settings;
 pub mod solve;
 pub mod tables;
 
-pub use served::Pig;
+pub use served::PigGame;
 pub mod rules;
 
 pub use rules::*;

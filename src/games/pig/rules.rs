@@ -212,13 +212,13 @@ impl PigRules {
 
 /// A position with the player to move first: it cannot be a finished game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PigState {
+pub struct PigPosition {
     pub my_score: u32,
     pub opponent_score: u32,
     pub turn_total: u32,
 }
 
-impl PigState {
+impl PigPosition {
     pub fn new(rules: &PigRules, my_score: i64, opponent_score: i64, turn_total: i64) -> Result<Self, PigError> {
         let my = non_negative("my_score", my_score)?;
         let opponent = non_negative("opponent_score", opponent_score)?;
@@ -293,7 +293,7 @@ pub enum PigMove {
 /// A game of Pig through the [`game::Game`] trait: both scores, the turn
 /// total of the seat to move, and whether its die is in the air.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PigGame {
+pub struct PigState {
     rules: PigRules,
     scores: [u32; 2],
     turn_total: u32,
@@ -302,7 +302,7 @@ pub struct PigGame {
     last_roll: Option<u32>,
 }
 
-impl PigGame {
+impl PigState {
     /// A new game; seat 0 moves first.
     pub fn new(rules: PigRules) -> Self {
         Self::resume(rules, [0, 0], 0, 0, None)
@@ -357,7 +357,7 @@ impl PigGame {
     }
 }
 
-impl game::Game for PigGame {
+impl game::Game for PigState {
     type Move = PigMove;
 
     fn turn(&self) -> Turn {
@@ -443,14 +443,14 @@ mod tests {
     #[test]
     fn a_score_at_the_goal_is_a_finished_game() {
         let r = rules(100, 6, Variant::Standard);
-        let err = PigState::new(&r, 10, 100, 0).unwrap_err();
+        let err = PigPosition::new(&r, 10, 100, 0).unwrap_err();
         assert!(err.to_string().contains("opponent_score"), "{err}");
-        assert!(PigState::new(&r, -1, 0, 0)
+        assert!(PigPosition::new(&r, -1, 0, 0)
             .unwrap_err()
             .to_string()
             .contains("my_score"));
-        assert!(PigState::new(&r, 99, 99, 106).is_ok());
-        assert!(PigState::new(&r, 99, 99, 107).is_err());
+        assert!(PigPosition::new(&r, 99, 99, 106).is_ok());
+        assert!(PigPosition::new(&r, 99, 99, 107).is_err());
     }
 
     #[test]
@@ -473,7 +473,7 @@ mod tests {
         for variant in [Variant::Standard, Variant::Progressive] {
             for _ in 0..200 {
                 let r = rules(30, 4, variant);
-                let mut game = PigGame::new(r);
+                let mut game = PigState::new(r);
                 let (mut scores, mut total, mut mover) = ([0u32; 2], 0u32, 0usize);
                 let one_banks = u32::from(variant == Variant::Progressive);
                 let winner = loop {

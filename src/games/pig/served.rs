@@ -22,11 +22,13 @@ use crate::solve::run::SharedDeadline;
 use crate::solve::solvers::Solvers;
 use crate::store::StoredMatch;
 
-pub struct Pig;
+pub struct PigGame;
 
-impl ServedGame for Pig {
+impl ServedGame for PigGame {
     const ID: &'static str = "pig";
-    const ANALYSIS_PATH: &'static str = "/pig/decision";
+    fn analysis_path() -> &'static str {
+        "/pig/decision"
+    }
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -81,7 +83,7 @@ impl ServedGame for Pig {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: DecisionRequest,
         _shared: Option<SharedDeadline>,
@@ -128,7 +130,7 @@ impl ServedGame for Pig {
         routes.add::<PolicyEndpoint>();
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/pig/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = AB;
     type ReviewOptions = Options;
     type RecordMove = RecordMove;

@@ -15,7 +15,7 @@
 //! progressive variant banks at least 1 every turn, so it is acyclic and each
 //! state is computed once.
 
-use crate::games::pig::{Action, PigRules, PigState, Variant};
+use crate::games::pig::{Action, PigPosition, PigRules, Variant};
 
 /// Rounds of policy iteration allowed per pair before settling for the
 /// current estimate; in practice two to four rounds suffice.
@@ -203,8 +203,8 @@ impl PigTable {
         Self::best_action(roll, hold)
     }
 
-    pub fn decide(&self, state: &PigState) -> PigDecision {
-        let PigState {
+    pub fn decide(&self, state: &PigPosition) -> PigDecision {
+        let PigPosition {
             my_score: i,
             opponent_score: j,
             turn_total: k,
@@ -453,12 +453,12 @@ mod tests {
     fn decisions_hold_when_holding_wins_and_report_hold_at() {
         let r = rules(100, 6, Variant::Standard);
         let t = solve(&r);
-        let s = PigState::new(&r, 90, 50, 10).unwrap();
+        let s = PigPosition::new(&r, 90, 50, 10).unwrap();
         let d = t.decide(&s);
         assert_eq!(d.action, Action::Hold);
         assert_eq!(d.win_probability, 1.0);
         assert_eq!(d.hold_at, Some(10));
-        let start = t.decide(&PigState::new(&r, 0, 0, 0).unwrap());
+        let start = t.decide(&PigPosition::new(&r, 0, 0, 0).unwrap());
         assert_eq!(start.action, Action::Roll);
         let at = start.hold_at.unwrap();
         assert_eq!(t.action(0, 0, at), Action::Hold);

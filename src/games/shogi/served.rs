@@ -24,7 +24,6 @@ pub struct ShogiGame;
 
 impl ServedGame for ShogiGame {
     const ID: &'static str = "shogi";
-    const ANALYSIS_PATH: &'static str = "/shogi/move";
     // The board with its pieces and hands (see web/drawing.js).
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
@@ -53,13 +52,13 @@ impl ServedGame for ShogiGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: PositionRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<EngineAnalysis, Problem> {
-        variant::analyse::<Shogi>(&services.config, &services.solvers, request, shared, lines).await
+        variant::analyze::<Shogi>(&services.config, &services.solvers, request, shared, lines).await
     }
 
     /// The analyzer on the configured engine, made before the first
@@ -74,7 +73,7 @@ impl ServedGame for ShogiGame {
         metrics::gauge!("kibitz_engine_processes", "game" => Self::ID).set(analyzer.0.pool().live_pids().len() as f64);
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/shogi/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = ["sente", "gote"];
     type ReviewOptions = Options;
     type RecordMove = ShogiMove;

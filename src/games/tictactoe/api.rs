@@ -165,7 +165,7 @@ fn response(position: &Position, analysis: &Analysis) -> MoveResponse {
 /// The finished response body for a request, for the route and for a batch
 /// (whose `shared` deadline the search keeps to); the search's
 /// intermediate answers go to `lines` when there are any.
-pub async fn analyse(
+pub async fn analyze(
     services: &Services,
     request: MoveRequest,
     shared: Option<SharedDeadline>,
@@ -190,12 +190,12 @@ pub async fn analyse(
         SearchBudget::own(request.max_ms).within(shared),
         |a: &Analysis| a.solved,
         move |limits, attempt| match (&lines, attempt) {
-            (Some(lines), Attempt::Pool) => solver.analyse_reporting(
+            (Some(lines), Attempt::Pool) => solver.analyze_reporting(
                 &searched,
                 limits,
                 Some(&mut |a: &Analysis| lines.send(&response(&searched, a))),
             ),
-            _ => solver.analyse(&searched, limits),
+            _ => solver.analyze(&searched, limits),
         },
     )
     .await?;

@@ -13,7 +13,7 @@ use crate::matches::engine::{AiContext, AiSpec, EndReason, MatchError, MoveBudge
 use crate::matches::turns::{Candidate, Choice, NoPosition, TurnGame};
 
 use super::solve::{MoveAnalysis, Outcome, TicTacToeSolver};
-use super::{Player, Position, TicTacToe, TicTacToeError, MAX_SIDE};
+use super::{Player, Position, TicTacToeError, TicTacToeState, MAX_SIDE};
 use crate::solve::solvers::Solvers;
 
 /// A win that comes later, or a loss that comes later, is a subtler
@@ -83,7 +83,7 @@ pub struct CellMove {
 }
 
 /// The cell index of a move, if it is legal in `game`.
-pub(crate) fn cell_index(game: &TicTacToe, mv: &CellMove) -> Result<usize, String> {
+pub(crate) fn cell_index(game: &TicTacToeState, mv: &CellMove) -> Result<usize, String> {
     let Some(current) = game.position() else {
         return Err("the game is already over".to_string());
     };
@@ -134,7 +134,7 @@ impl ArenaGame for TicTacToeMatch {
 
 impl TurnGame for TicTacToeMatch {
     const ID: &'static str = "tictactoe";
-    type Game = TicTacToe;
+    type Game = TicTacToeState;
     type Options = Options;
     type Rules = Size;
     type Move = CellMove;
@@ -163,24 +163,24 @@ impl TurnGame for TicTacToeMatch {
         }
     }
 
-    fn opening(size: &Size) -> Result<TicTacToe, MatchError> {
+    fn opening(size: &Size) -> Result<TicTacToeState, MatchError> {
         Position::new_game(size.rows, size.cols, Some(size.k))
-            .map(TicTacToe::from)
+            .map(TicTacToeState::from)
             .map_err(|e| MatchError::Options(e.to_string()))
     }
 
-    fn state_json(game: &TicTacToe, human: Seat) -> Value {
+    fn state_json(game: &TicTacToeState, human: Seat) -> Value {
         json!(State {
             board: game.board().to_rows(),
             human_plays: player_name(Player::of_seat(human)).to_string(),
         })
     }
 
-    fn game_move(game: &TicTacToe, mv: &CellMove) -> Result<usize, MatchError> {
+    fn game_move(game: &TicTacToeState, mv: &CellMove) -> Result<usize, MatchError> {
         cell_index(game, mv).map_err(MatchError::IllegalMove)
     }
 
-    fn api_move(game: &TicTacToe, index: usize) -> CellMove {
+    fn api_move(game: &TicTacToeState, index: usize) -> CellMove {
         let (row, col) = game.board().row_col(index);
         let int = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         CellMove {
@@ -192,7 +192,7 @@ impl TurnGame for TicTacToeMatch {
     const END_REASONS: &'static [EndReason] = &[EndReason::named("line"), EndReason::named("board_full")];
 
     /// A win is a line; a draw, a full board.
-    fn end_reason(_game: &TicTacToe, outcome: GameOutcome) -> EndReason {
+    fn end_reason(_game: &TicTacToeState, outcome: GameOutcome) -> EndReason {
         match outcome {
             GameOutcome::Won(_) => EndReason::named("line"),
             GameOutcome::Draw => EndReason::named("board_full"),
@@ -200,7 +200,7 @@ impl TurnGame for TicTacToeMatch {
     }
 
     fn ai_turn(
-        game: &TicTacToe,
+        game: &TicTacToeState,
         ai: &AiSpec,
         ctx: &AiContext,
         rng: &mut dyn RngCore,
@@ -210,12 +210,12 @@ impl TurnGame for TicTacToeMatch {
 }
 
 /// How the AI sees the position: its best move and each move's value.
-fn ai_choice(game: &TicTacToe, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<usize>, MatchError> {
+fn ai_choice(game: &TicTacToeState, _ai: &AiSpec, ctx: &AiContext) -> Result<Choice<usize>, MatchError> {
     let position = game
         .position()
         .ok_or_else(|| MatchError::Internal("the AI was asked to move in a finished game".to_string()))?;
     let limits = ctx.limits.search_for::<TicTacToeMatch>();
-    let analysis = ctx.solvers.of::<TicTacToeSolver>().analyse(&position, &limits);
+    let analysis = ctx.solvers.of::<TicTacToeSolver>().analyze(&position, &limits);
     Ok(Choice {
         best: analysis.best_move,
         candidates: analysis

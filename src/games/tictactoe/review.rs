@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use super::matches::{cell_index, CellMove, Options};
 use super::solve::{MoveAnalysis, TicTacToeSolver};
-use super::TicTacToe;
+use super::TicTacToeState;
 use crate::review::driver::{self, MoveValue, Valuation, Valuer};
 use crate::review::{outcome_value, Review, ReviewError, Step};
 use crate::solve::limits::SearchLimits;
@@ -35,19 +35,19 @@ impl MoveValue for MoveAnalysis {
     }
 }
 
-impl Valuer<TicTacToe> for TicTacToeSolver {
+impl Valuer<TicTacToeState> for TicTacToeSolver {
     type Value = MoveAnalysis;
 
     fn value(
         &self,
-        game: &TicTacToe,
+        game: &TicTacToeState,
         _played: usize,
         limits: &SearchLimits,
     ) -> Result<Valuation<usize, MoveAnalysis>, ReviewError> {
         let Some(position) = game.position() else {
             return Err(ReviewError::Unavailable("the game is already over".to_string()));
         };
-        let analysis = self.analyse(&position, limits);
+        let analysis = self.analyze(&position, limits);
         // Every move proved: then the best moves are complete too.
         let proved = analysis.solved && analysis.moves.iter().all(|m| m.outcome.is_some());
         Ok(Valuation::Moves {
@@ -56,7 +56,7 @@ impl Valuer<TicTacToe> for TicTacToeSolver {
         })
     }
 
-    fn show(&self, game: &TicTacToe, index: usize) -> Value {
+    fn show(&self, game: &TicTacToeState, index: usize) -> Value {
         let cols = game.board().cols();
         json!({"row": index / cols, "col": index % cols})
     }
@@ -74,7 +74,7 @@ pub fn review(
     give_up_inexact: bool,
 ) -> Result<Option<Review>, ReviewError> {
     let decisions = driver::replay(
-        TicTacToe::from(options.start().map_err(ReviewError::Options)?),
+        TicTacToeState::from(options.start().map_err(ReviewError::Options)?),
         steps,
         names,
         cell_index,

@@ -448,15 +448,15 @@ impl Position {
 /// A game at any point, over or not: tic-tac-toe as the [`Game`] trait
 /// sees it (the match engine and the arena drive it through that).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct TicTacToe {
+pub struct TicTacToeState {
     board: Board,
     to_move: Player,
     result: Option<GameResult>,
 }
 
-impl From<Position> for TicTacToe {
-    fn from(position: Position) -> TicTacToe {
-        TicTacToe {
+impl From<Position> for TicTacToeState {
+    fn from(position: Position) -> TicTacToeState {
+        TicTacToeState {
             board: position.board,
             to_move: position.to_move,
             result: None,
@@ -464,7 +464,7 @@ impl From<Position> for TicTacToe {
     }
 }
 
-impl TicTacToe {
+impl TicTacToeState {
     pub fn board(&self) -> &Board {
         &self.board
     }
@@ -478,7 +478,7 @@ impl TicTacToe {
     }
 }
 
-impl Game for TicTacToe {
+impl Game for TicTacToeState {
     /// A cell index, row * cols + col.
     type Move = usize;
 
@@ -497,7 +497,7 @@ impl Game for TicTacToe {
     fn play(&mut self, index: usize) {
         let Some(position) = self.position() else { return };
         match position.play(index) {
-            Ok(AfterMove::Continues(next)) => *self = TicTacToe::from(next),
+            Ok(AfterMove::Continues(next)) => *self = TicTacToeState::from(next),
             Ok(AfterMove::Over(end)) => {
                 self.board = end.board;
                 self.result = Some(end.result);

@@ -23,7 +23,6 @@ pub struct TicTacToeGame;
 impl ServedGame for TicTacToeGame {
     const ID: &'static str = "tictactoe";
     const MEMOS: usize = 1;
-    const ANALYSIS_PATH: &'static str = "/tictactoe/move";
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
     const STYLE: &'static str = include_str!("web/style.css");
@@ -57,13 +56,13 @@ impl ServedGame for TicTacToeGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: MoveRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<Written, Problem> {
-        api::analyse(services, request, shared, lines).await.map(Written)
+        api::analyze(services, request, shared, lines).await.map(Written)
     }
 
     fn record_metrics(services: &Services) {
@@ -73,7 +72,7 @@ impl ServedGame for TicTacToeGame {
         crate::serve::memo_gauges(Self::ID, "answer_cache", &answers);
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/tictactoe/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = XO;
     type ReviewOptions = Options;
     type RecordMove = CellMove;

@@ -6,7 +6,7 @@
 //! score, whether that score is exact or a lower or upper bound, the depth
 //! it was searched to and the best move.
 //!
-//! [`TicTacToeSolver::analyse`] deepens iteratively until the position is
+//! [`TicTacToeSolver::analyze`] deepens iteratively until the position is
 //! solved, the depth reaches the end of the game, or the limits run out, and
 //! answers from the last completed depth. Every legal move gets a score;
 //! the chosen move has the highest, the lowest index among equals.
@@ -141,14 +141,14 @@ impl TicTacToeSolver {
 
     /// The best move for the player to move, every move's value and the
     /// principal variation, within `limits`.
-    pub fn analyse(&self, position: &Position, limits: &SearchLimits) -> Analysis {
-        self.analyse_reporting(position, limits, None)
+    pub fn analyze(&self, position: &Position, limits: &SearchLimits) -> Analysis {
+        self.analyze_reporting(position, limits, None)
     }
 
-    /// [`TicTacToeSolver::analyse`], reporting the analysis after each
+    /// [`TicTacToeSolver::analyze`], reporting the analysis after each
     /// completed depth that does not finish the search (its principal
     /// variation follows the memo only, so reporting costs no search).
-    pub fn analyse_reporting(
+    pub fn analyze_reporting(
         &self,
         position: &Position,
         limits: &SearchLimits,

@@ -23,7 +23,6 @@ pub struct XiangqiGame;
 
 impl ServedGame for XiangqiGame {
     const ID: &'static str = "xiangqi";
-    const ANALYSIS_PATH: &'static str = "/xiangqi/move";
     // The board with its pieces (see web/drawing.js).
     const DRAWING: &'static str = include_str!("web/drawing.js");
     const RULES_SCRIPT: Option<&'static str> = Some(include_str!("web/rules.js"));
@@ -52,13 +51,13 @@ impl ServedGame for XiangqiGame {
         }
     }
 
-    async fn analyse(
+    async fn analyze(
         services: &Services,
         request: PositionRequest,
         shared: Option<SharedDeadline>,
         lines: Option<Lines>,
     ) -> Result<EngineAnalysis, Problem> {
-        variant::analyse::<Xiangqi>(&services.config, &services.solvers, request, shared, lines).await
+        variant::analyze::<Xiangqi>(&services.config, &services.solvers, request, shared, lines).await
     }
 
     /// The analyzer on the configured engine, made before the first
@@ -73,7 +72,7 @@ impl ServedGame for XiangqiGame {
         metrics::gauge!("kibitz_engine_processes", "game" => Self::ID).set(analyzer.0.pool().live_pids().len() as f64);
     }
 
-    const REVIEW_PATH: Option<&'static str> = Some("/xiangqi/review");
+    const RECORD_REVIEW: bool = true;
     const RECORD_SIDES: [&'static str; 2] = ["red", "black"];
     type ReviewOptions = Options;
     type RecordMove = UciMove;

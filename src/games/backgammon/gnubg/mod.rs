@@ -93,7 +93,7 @@
 //! # Depth and time
 //!
 //! Measured on this project's 2-core VM, shared with other work, by the
-//! ignored test `timings` in `tests/backgammon_gnubg.rs` (kibitz a test
+//! ignored test `timings` in `src/games/backgammon/tests/gnubg.rs` (kibitz a test
 //! build; the time is gnubg's own, which kibitz's build does not change):
 //!
 //! | question                     | 0-ply  | 1-ply | 2-ply         | 3-ply       |
