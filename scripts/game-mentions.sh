@@ -11,9 +11,8 @@
 #
 #   scripts/game-mentions.sh          one line per game
 #   scripts/game-mentions.sh -v       ... and the files
-#   scripts/game-mentions.sh --check  exits 1 when src/ or web/ name a game
-#                                     outside its folder (CI); the spec's
-#                                     base is reported, not yet held to 0
+#   scripts/game-mentions.sh --check  exits 1 when src/, web/ or the spec's
+#                                     base name a game outside its folder (CI)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -53,9 +52,9 @@ PY
   if [ "$mode" = "-v" ]; then
     for f in "${code[@]}" "${reason_files[@]}"; do printf '    %s\n' "$f"; done
   fi
-  if [ ${#code[@]} -gt 0 ] || [ ${#reason_files[@]} -gt 0 ]; then failed=1; fi
+  if [ ${#code[@]} -gt 0 ] || [ ${#reason_files[@]} -gt 0 ] || [ "$spec" -gt 0 ]; then failed=1; fi
 done
 if [ "$mode" = "--check" ] && [ "$failed" = 1 ]; then
-  echo "a game is named in a shared file of src/ or web/ (run scripts/game-mentions.sh -v)" >&2
+  echo "a game is named in a shared file of src/, web/ or openapi/base.yaml (run scripts/game-mentions.sh -v)" >&2
   exit 1
 fi

@@ -12,7 +12,8 @@ and so on). The base holds everything shared and says where the games go:
   `<indent># @each <key>: <template>`: one line per game whose x-kibitz has
       <key>, `{id}` and `{value}` filled in (repeated lines written once);
   `@ids` in a line: every game's id, comma-separated; `@ids(<key>)`: those
-      of the games whose x-kibitz has <key>.
+      of the games whose x-kibitz has <key>; `@ids(<key>=<value>)`: those
+      whose <key> is <value>.
   `@words(<key>)` in a line: the words of every game's <key> mapping (its
       own end reasons, say), comma-separated, each once;
   `<indent># @words <key>`: one line per game with that mapping, its id
@@ -85,7 +86,7 @@ def fragments():
 
 
 EACH = re.compile(r"^(\s*)# @each (\w+): (.*)$")
-IDS = re.compile(r"@ids(?:\((\w+)\))?")
+IDS = re.compile(r"@ids(?:\((\w+)(?:=(\w+))?\))?")
 WORDS = re.compile(r"@words\((\w+)\)")
 WORD_LINES = re.compile(r"^(\s*)# @words (\w+)$")
 PROPERTIES = re.compile(r"^(\s*)# @properties (\w+)$")
@@ -171,8 +172,12 @@ def assemble():
             continue
 
         def ids(match):
-            key = match.group(1)
-            return ", ".join(str(g["meta"]["id"]) for g in games if key is None or key in g["meta"])
+            key, value = match.group(1), match.group(2)
+
+            def named(meta):
+                return key is None or (key in meta and (value is None or str(meta[key]) == value))
+
+            return ", ".join(str(g["meta"]["id"]) for g in games if named(g["meta"]))
 
         line = WORDS.sub(lambda m: ", ".join(words(games, m.group(1))), line)
         out.append(IDS.sub(ids, line))

@@ -123,7 +123,12 @@ failed_binaries() {
     block && /^    `/ { add($0); next }
     { block = 0 }
     /^error: (doc)?test failed, to rerun pass / || /^error: could not compile / { add($0) }
-    /process didn.t exit successfully: / { sub(/^ +/, ""); add($0) }
+    # rustdoc'"'"'s command line runs to kilobytes: its head and its status.
+    /process didn.t exit successfully: / {
+      sub(/^ +/, "")
+      if (length($0) > 200) $0 = substr($0, 1, 120) " ... " substr($0, length($0) - 40)
+      add($0)
+    }
   ' "$1"
 }
 
